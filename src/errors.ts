@@ -1,0 +1,74 @@
+/**
+ * One error family for everything that can go wrong in a tool call (DESIGN.md example 4).
+ * Handlers only throw these; one boundary in the server turns them into `isError` results.
+ * Messages are written for the assistant: what went wrong and what to do next. They never
+ * carry the API key or a signature (see redact()).
+ */
+export type ErrorKind =
+  | 'invalid_input' // a tool argument is wrong; nothing was sent upstream
+  | 'configuration' // a setting is missing or malformed
+  | 'auth' // 401/403: username, key or clock
+  | 'rate_limited' // 429
+  | 'server' // 5xx
+  | 'timeout' // one request exceeded REPORTS_TIMEOUT_MS
+  | 'network' // connection refused/reset, DNS
+  | 'malformed_response' // not JSON, truncated, not the envelope
+  | 'upstream' // Success:false envelope
+  | 'inconsistent' // paging does not add up
+  | 'cancelled' // the caller aborted
+  | 'not_found'; // an unknown resultId or resource
+
+export interface ReportsErrorDetails {
+  status?: number;
+  errorCode?: string;
+  statusCode?: string;
+  verboseMessage?: string;
+  upstreamMessage?: string;
+  retryAfterMs?: number;
+  path?: string;
+  /** Input parameter the error is about (invalid_input). */
+  param?: string;
+}
+
+export class ReportsError extends Error {
+  override readonly name = 'ReportsError';
+  readonly kind: ErrorKind;
+  readonly details: ReportsErrorDetails;
+  /** Whether the same request may succeed if sent again (retry policy reads this). */
+  readonly retryable: boolean;
+
+  constructor(kind: ErrorKind, message: string, details: ReportsErrorDetails = {}, retryable = false) {
+    super(message);
+    this.kind = kind;
+    this.details = details;
+    this.retryable = retryable;
+  }
+}
+
+export function invalidInput(param: string, received: unknown, expected: string): ReportsError {
+  return new ReportsError(
+    'invalid_input',
+    `${param}: ${describeValue(received)} ${expected}`,
+    { param },
+  );
+}
+
+/** `'2026-02-30'`, `5 (number)`, `missing`: how a received value is quoted in messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing;';
+  if (typeof value === 'string') return `'${truncate(value, 80)}'`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value} (${typeof value})`;
+  if (value === null) return 'null';
+  return `${truncate(JSON.stringify(value) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Removes every occurrence of the given secrets from a text (belt and braces for logs). */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+  return out;
+}
