@@ -1,0 +1,221 @@
+/**
+ * Configuration: every variable of CONTRACT.md section 2, parsed and validated once.
+ * Nothing else in the program reads process.env. Each variable also has a --kebab-case flag
+ * (REPORTS_PAGE_SIZE -> --page-size) that wins over the variable.
+ */
+export interface Config {
+  baseUrl?: string;
+  apiUsername?: string;
+  apiKey?: string;
+  userName?: string;
+  owningCompanyCodes?: string[];
+  timeZone: string;
+  pageSize: number;
+  concurrency: number;
+  maxRecords: number;
+  timeoutMs: number;
+  callBudgetMs: number;
+  redactPii: boolean;
+  /** Demo mode: forced, or because no base URL/username/key were given. */
+  demo: boolean;
+  /** Why demo mode is on, for the start-up line and MCP instructions. */
+  demoReason?: 'forced' | 'no-credentials';
+  resultsMaxBytes: number;
+  resultsTtlMs: number;
+  /** `--http [HOST:]PORT`: serve Streamable HTTP instead of stdio (CONTRACT.md section 7). */
+  http?: { host: string; port: number };
+  httpToken?: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+interface VariableDef {
+  env: string;
+  flag: string;
+  meaning: string;
+  default?: string;
+  /** Flags that take no value (`--demo`). */
+  boolean?: boolean;
+  secret?: boolean;
+}
+
+/** The configuration table: README's table and the manifest's user_config follow it. */
+export const VARIABLES: readonly VariableDef[] = [
+  { env: 'REPORTS_BASE_URL', flag: 'base-url', meaning: "the service's base URL, e.g. https://reports.example.com/api" },
+  { env: 'REPORTS_API_USERNAME', flag: 'api-username', meaning: 'API username, sent in X-SERVICE-API-USERNAME' },
+  { env: 'REPORTS_API_KEY', flag: 'api-key', meaning: 'secret signing key; never logged, echoed or returned', secret: true },
+  { env: 'REPORTS_USER_NAME', flag: 'user-name', meaning: 'default UserName (an e-mail) for transactions that take it' },
+  { env: 'REPORTS_OWNING_COMPANY_CODES', flag: 'owning-company-codes', meaning: 'comma list; pins the company scope: sent by default, codes outside it refused' },
+  { env: 'REPORTS_TIMEZONE', flag: 'timezone', meaning: 'IANA zone in which today/yesterday/today-N resolve', default: "the system's" },
+  { env: 'REPORTS_PAGE_SIZE', flag: 'page-size', meaning: 'Limit sent per upstream page', default: '500' },
+  { env: 'REPORTS_CONCURRENCY', flag: 'concurrency', meaning: 'most upstream requests in flight at once, process-wide', default: '4' },
+  { env: 'REPORTS_MAX_RECORDS', flag: 'max-records', meaning: 'most records one report call fetches (a call may ask for fewer)', default: '50000' },
+  { env: 'REPORTS_TIMEOUT_MS', flag: 'timeout-ms', meaning: 'timeout of one upstream request', default: '30000' },
+  { env: 'REPORTS_CALL_BUDGET_MS', flag: 'call-budget-ms', meaning: 'time budget of one tool call; on expiry it returns what it has, marked incomplete', default: '40000' },
+  { env: 'REPORTS_REDACT_PII', flag: 'redact-pii', meaning: 'mask traveller names, e-mails and phone numbers in everything returned', default: 'false', boolean: true },
+  { env: 'REPORTS_DEMO', flag: 'demo', meaning: 'force demo mode (the embedded sandbox with synthetic data)', default: 'false', boolean: true },
+  { env: 'REPORTS_RESULTS_MAX_MB', flag: 'results-max-mb', meaning: 'memory budget for held results; least recently used evicted first', default: '256' },
+  { env: 'REPORTS_RESULTS_TTL_MINUTES', flag: 'results-ttl-minutes', meaning: 'how long a held result stays queryable', default: '60' },
+  { env: 'REPORTS_HTTP', flag: 'http', meaning: 'serve Streamable HTTP at [HOST:]PORT instead of stdio' },
+  { env: 'REPORTS_HTTP_TOKEN', flag: 'http-token', meaning: 'bearer token required when --http binds beyond loopback', secret: true },
+];
+
+/** A desktop host sends `${user_config.NAME}` for a setting the user left empty. */
+function isUnset(value: string | undefined): value is undefined {
+  return value === undefined || value.trim() === '' || /^\$\{user_config\.[^}]*\}$/.test(value.trim());
+}
+
+/** Reads `--flag value`, `--flag=value` and bare boolean flags. Unknown flags are an error. */
+function parseArgv(argv: readonly string[], problems: string[]): Map<string, string> {
+  const byFlag = new Map(VARIABLES.map((v) => [v.flag, v]));
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      out.set('help', 'true');
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      problems.push(`Argument '${arg}' is not understood; flags look like --page-size 500 (see --help).`);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const def = byFlag.get(name);
+    if (!def) {
+      problems.push(`Flag --${name} is not known; known flags: ${VARIABLES.map((v) => `--${v.flag}`).join(', ')}.`);
+      continue;
+    }
+    if (eq !== -1) out.set(def.env, arg.slice(eq + 1));
+    else if (def.boolean && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) out.set(def.env, 'true');
+    else if (argv[i + 1] === undefined) problems.push(`Flag --${name} needs a value.`);
+    else out.set(def.env, argv[++i]);
+  }
+  return out;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  help: boolean;
+}
+
+/**
+ * Parses argv and env into a Config. Collects every problem and throws one ConfigError
+ * with one line per bad value, each naming the variable, what it got and what it wants.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): LoadedConfig {
+  const problems: string[] = [];
+  const flags = parseArgv(argv, problems);
+  const raw = (name: string): string | undefined => {
+    const v = flags.has(name) ? flags.get(name) : env[name];
+    return isUnset(v) ? undefined : v.trim();
+  };
+
+  const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const v = raw(name);
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name}: '${v}' is not valid; expected a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}.`);
+      return fallback;
+    }
+    return Number(v);
+  };
+  const boolean = (name: string): boolean => {
+    const v = raw(name)?.toLowerCase();
+    if (v === undefined) return false;
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    problems.push(`${name}: '${raw(name)}' is not valid; expected true or false.`);
+    return false;
+  };
+
+  let baseUrl = raw('REPORTS_BASE_URL');
+  if (baseUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(baseUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash) {
+      problems.push(`REPORTS_BASE_URL: '${baseUrl}' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.`);
+      baseUrl = undefined;
+    } else {
+      baseUrl = parsed.href.replace(/\/+$/, '');
+    }
+  }
+
+  const timeZone = raw('REPORTS_TIMEZONE') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    problems.push(`REPORTS_TIMEZONE: '${timeZone}' is not an IANA time zone; expected e.g. Europe/London or America/New_York.`);
+  }
+
+  const codes = raw('REPORTS_OWNING_COMPANY_CODES');
+  const owningCompanyCodes = codes?.split(',').map((c) => c.trim()).filter(Boolean);
+  if (codes !== undefined && (!owningCompanyCodes?.length || owningCompanyCodes.some((c) => !/^[A-Za-z0-9_-]+$/.test(c)))) {
+    problems.push(`REPORTS_OWNING_COMPANY_CODES: '${codes}' is not valid; expected a comma list of company codes such as TRV1,TRV2.`);
+  }
+
+  const userName = raw('REPORTS_USER_NAME');
+  const apiUsername = raw('REPORTS_API_USERNAME');
+  const apiKey = raw('REPORTS_API_KEY');
+
+  let http: Config['http'];
+  const httpRaw = raw('REPORTS_HTTP');
+  if (httpRaw !== undefined) {
+    const m = /^(?:(.+):)?(\d{1,5})$/.exec(httpRaw);
+    if (!m || Number(m[2]) > 65535) {
+      problems.push(`REPORTS_HTTP: '${httpRaw}' is not valid; expected [HOST:]PORT such as 3000 or 127.0.0.1:3000.`);
+    } else {
+      http = { host: m[1] ?? '127.0.0.1', port: Number(m[2]) };
+    }
+  }
+
+  const forced = boolean('REPORTS_DEMO');
+  const given = [baseUrl, apiUsername, apiKey].filter((v) => v !== undefined).length;
+  if (!forced && given > 0 && given < 3) {
+    const missing = [
+      ['REPORTS_BASE_URL', baseUrl],
+      ['REPORTS_API_USERNAME', apiUsername],
+      ['REPORTS_API_KEY', apiKey],
+    ]
+      .filter(([, v]) => v === undefined)
+      .map(([n]) => n);
+    problems.push(`${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).`);
+  }
+
+  const config: Config = {
+    baseUrl,
+    apiUsername,
+    apiKey,
+    userName,
+    owningCompanyCodes: owningCompanyCodes?.length ? owningCompanyCodes : undefined,
+    timeZone,
+    pageSize: integer('REPORTS_PAGE_SIZE', 500, 1, 100_000),
+    concurrency: integer('REPORTS_CONCURRENCY', 4, 1, 64),
+    maxRecords: integer('REPORTS_MAX_RECORDS', 50_000, 1, 10_000_000),
+    timeoutMs: integer('REPORTS_TIMEOUT_MS', 30_000, 100),
+    callBudgetMs: integer('REPORTS_CALL_BUDGET_MS', 40_000, 100),
+    redactPii: boolean('REPORTS_REDACT_PII'),
+    demo: forced || given === 0,
+    demoReason: forced ? 'forced' : given === 0 ? 'no-credentials' : undefined,
+    resultsMaxBytes: integer('REPORTS_RESULTS_MAX_MB', 256, 1, 1_000_000) * 1024 * 1024,
+    resultsTtlMs: integer('REPORTS_RESULTS_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+    http,
+    httpToken: raw('REPORTS_HTTP_TOKEN'),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return { config, help: flags.has('help') };
+}
+
+/** The secrets a config holds, for redaction of anything printed. */
+export function secretsOf(config: Config): string[] {
+  return [config.apiKey, config.httpToken].filter((s): s is string => !!s);
+}

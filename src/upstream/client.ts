@@ -1,0 +1,208 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ReportsError, redact } from '../errors.js';
+import type { EnvelopeKind } from '../catalog/types.js';
+import { signedHeaders } from './sign.js';
+import { buildUrl, pageQuery } from './request.js';
+import { parseEnvelope, type ParsedPage } from './envelope.js';
+import { budgetError, errorFromStatus, malformedBody, networkError, timeoutError, type HttpAnswer } from './failure.js';
+import { Limiter } from './limiter.js';
+
+export interface RetryPolicy {
+  /** Total tries of one request, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  username: string;
+  key: string;
+  timeoutMs: number;
+  /** Shared process-wide; see Limiter. */
+  limiter: Limiter;
+  dispatcher?: Dispatcher;
+  now?: () => Date;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  log?: (line: string) => void;
+}
+
+export interface PageRequest {
+  path: string;
+  query: Record<string, string>;
+  offset: number;
+  limit: number;
+  envelope: EnvelopeKind;
+  signal?: AbortSignal;
+  /** Epoch ms after which no request is started or waited for (the call budget). */
+  deadline?: number;
+  /** The budget the deadline came from, for messages. */
+  budgetMs?: number;
+}
+
+export interface PageAnswer extends ParsedPage {
+  attempts: number;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000 };
+
+/**
+ * The signed HTTP client of the reporting service: one page per call, with the limiter,
+ * a timeout per request, retries with exponential backoff and jitter, each retry signed
+ * afresh. Keep-alive connections through one undici Agent per client (one per process).
+ */
+export class UpstreamClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly retry: RetryPolicy;
+  private readonly log: (line: string) => void;
+  private readonly secrets: string[];
+  readonly limiter: Limiter;
+
+  constructor(private readonly opts: UpstreamOptions) {
+    this.ownsDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(opts.limiter.limit, 1) * 2 });
+    this.now = opts.now ?? (() => new Date());
+    this.random = opts.random ?? Math.random;
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.log = opts.log ?? (() => {});
+    this.limiter = opts.limiter;
+    this.secrets = [opts.key];
+  }
+
+  get origin(): string {
+    return new URL(this.opts.baseUrl).origin;
+  }
+
+  /** Fetches one page, retrying what is retryable while the deadline allows. */
+  async getPage(req: PageRequest): Promise<PageAnswer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const page = await this.limiter.run(() => this.attempt(req), req.signal);
+        return { ...page, attempts: attempt };
+      } catch (err) {
+        const error = err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
+        if (!error.retryable || attempt >= this.retry.attempts) throw error;
+        const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+        const jittered = backoff / 2 + this.random() * (backoff / 2);
+        const delay = Math.max(jittered, error.details.retryAfterMs ?? 0);
+        if (req.deadline !== undefined && Date.now() + delay >= req.deadline) {
+          throw new ReportsError(error.kind, `${error.message} Not retried: waiting ${Math.round(delay)} ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).`, error.details);
+        }
+        this.log(`retry ${attempt}/${this.retry.attempts - 1} of ${req.path} Offset=${req.offset} in ${Math.round(delay)} ms after ${error.kind}${error.details.status ? ` ${error.details.status}` : ''}`);
+        try {
+          await sleep(delay, undefined, { signal: req.signal });
+        } catch {
+          throw cancelled(req.signal);
+        }
+      }
+    }
+  }
+
+  /** One signed request; throws a ReportsError for every failure. */
+  private async attempt(req: PageRequest): Promise<ParsedPage> {
+    if (req.signal?.aborted) throw cancelled(req.signal);
+    const remaining = req.deadline === undefined ? Infinity : req.deadline - Date.now();
+    if (remaining <= 0) throw budgetError(req.path, req.budgetMs ?? 0);
+    const limitedByBudget = remaining < this.opts.timeoutMs;
+    const timeoutMs = Math.min(this.opts.timeoutMs, remaining);
+
+    const url = buildUrl(this.opts.baseUrl, req.path, pageQuery(req.query, req.offset, req.limit));
+    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now: this.now() });
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const started = Date.now();
+    const fail = (err: unknown): ReportsError => {
+      if (req.signal?.aborted) return cancelled(req.signal);
+      if (timedOut) return limitedByBudget ? budgetError(req.path, req.budgetMs ?? 0) : timeoutError(req.path, this.opts.timeoutMs);
+      return err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
+    };
+
+    try {
+      let answer: HttpAnswer;
+      try {
+        const res = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: controller.signal });
+        const header = (name: string) => {
+          const v = res.headers[name];
+          return Array.isArray(v) ? v[0] : v;
+        };
+        answer = {
+          status: res.statusCode,
+          contentType: header('content-type') ?? '',
+          date: header('date'),
+          retryAfter: header('retry-after'),
+          bodyText: await res.body.text(),
+        };
+      } catch (err) {
+        throw fail(err);
+      }
+      this.log(`GET ${req.path} Offset=${req.offset} Limit=${req.limit} -> ${answer.status} in ${Date.now() - started} ms`);
+      try {
+        answer.json = JSON.parse(answer.bodyText);
+      } catch {
+        answer.json = undefined;
+      }
+      if (answer.status < 200 || answer.status >= 300) throw errorFromStatus(answer, req.path, this.now(), this.secrets);
+      if (answer.json === undefined) throw malformedBody(answer, req.path, this.secrets);
+      return parseEnvelope(answer.json, req.envelope, req.path);
+    } catch (err) {
+      throw fail(err);
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /**
+   * One raw signed request for diagnose_connection: never throws for HTTP answers, so the
+   * caller can inspect status, Date header and body together.
+   */
+  async probe(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<{ answer?: HttpAnswer; error?: ReportsError; elapsedMs: number; sentAt: Date }> {
+    const url = buildUrl(this.opts.baseUrl, path, query);
+    const sentAt = this.now();
+    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now: sentAt });
+    const started = Date.now();
+    try {
+      const res = await request(url, {
+        method: 'GET', headers, dispatcher: this.dispatcher,
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
+      });
+      const h = (n: string) => {
+        const v = res.headers[n];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      const bodyText = await res.body.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(bodyText);
+      } catch {
+        json = undefined;
+      }
+      return { answer: { status: res.statusCode, contentType: h('content-type') ?? '', date: h('date'), retryAfter: h('retry-after'), bodyText, json }, elapsedMs: Date.now() - started, sentAt };
+    } catch (err) {
+      return { error: networkError(err, this.origin, path, this.secrets), elapsedMs: Date.now() - started, sentAt };
+    }
+  }
+
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+}
+
+function cancelled(signal?: AbortSignal): ReportsError {
+  return signal?.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled by the client.');
+}

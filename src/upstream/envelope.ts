@@ -1,0 +1,87 @@
+import { ReportsError } from '../errors.js';
+import type { EnvelopeKind } from '../catalog/types.js';
+
+/** One parsed page of a report: its records (still service-encoded) and paging facts. */
+export interface ParsedPage {
+  records: Record<string, unknown>[];
+  /** PagingMetadata.TotalRecords, or null when the service sent no paging metadata. */
+  totalRecords: number | null;
+  /** PagingMetadata.ResponseRecords, or null when absent. */
+  responseRecords: number | null;
+  fromCache: boolean;
+}
+
+/**
+ * Parses the envelope of spec/interface.md section 2.1. Tolerates what upstream-notes.md
+ * says varies: `ResponseReport` as a list or as `{Item: object | list}` whichever kind was
+ * expected, and absent `ResponseError`/`ResponseReport` members. `Success:false` becomes an
+ * upstream error carrying ErrorCode, Message, StatusCode and VerboseMessage.
+ */
+export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: string): ParsedPage {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ReportsError('malformed_response', `${path} answered JSON that is not the service's envelope (expected an object with ResponseMetadata, got ${Array.isArray(body) ? 'a list' : typeof body}).`, { path });
+  }
+  const env = body as Record<string, unknown>;
+  const meta = env.ResponseMetadata as Record<string, unknown> | undefined;
+  if (!meta || typeof meta !== 'object') {
+    throw new ReportsError('malformed_response', `${path} answered JSON without ResponseMetadata; this does not look like the reporting service (check REPORTS_BASE_URL).`, { path });
+  }
+  if (meta.Success === false) throw upstreamFailure(env.ResponseError, path);
+
+  const records = reportRecords(env.ResponseReport, expected, path);
+  const paging = meta.PagingMetadata as Record<string, unknown> | undefined;
+  const cache = meta.CacheMetadata as Record<string, unknown> | undefined;
+  return {
+    records,
+    totalRecords: toCount(paging?.TotalRecords),
+    responseRecords: toCount(paging?.ResponseRecords),
+    fromCache: cache?.IsFromCache === true,
+  };
+}
+
+function reportRecords(report: unknown, expected: EnvelopeKind, path: string): Record<string, unknown>[] {
+  if (report === undefined || report === null) return [];
+  // Accept both kinds regardless of `expected`: the published pages disagree between versions.
+  let list: unknown;
+  if (Array.isArray(report)) list = report;
+  else if (typeof report === 'object' && 'Item' in (report as object)) {
+    const item = (report as { Item: unknown }).Item;
+    list = item === null || item === undefined ? [] : Array.isArray(item) ? item : [item];
+  } else {
+    throw new ReportsError('malformed_response', `${path}: ResponseReport is neither a list nor {Item: ...} (expected ${expected === 'item' ? '{Item: ...}' : 'a list of records'}).`, { path });
+  }
+  const records = list as unknown[];
+  const bad = records.findIndex((r) => r === null || typeof r !== 'object' || Array.isArray(r));
+  if (bad !== -1) {
+    throw new ReportsError('malformed_response', `${path}: record ${bad} of the page is not an object.`, { path });
+  }
+  return records as Record<string, unknown>[];
+}
+
+function upstreamFailure(error: unknown, path: string): ReportsError {
+  const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  const errorCode = str(e.ErrorCode);
+  const message = str(e.Message);
+  const statusCode = str(e.StatusCode);
+  const verbose = str(e.VerboseMessage);
+  const parts = [
+    `The service refused the request to ${path}`,
+    errorCode ? ` (${errorCode}${statusCode ? `, status ${statusCode}` : ''})` : statusCode ? ` (status ${statusCode})` : '',
+    `: ${message ?? 'no message given'}`,
+    verbose && verbose !== message ? ` — ${verbose}` : '',
+    '.',
+  ];
+  return new ReportsError('upstream', parts.join('').replace(/\.\.$/, '.'), {
+    path,
+    errorCode,
+    upstreamMessage: message,
+    statusCode,
+    verboseMessage: verbose,
+  });
+}
+
+function toCount(v: unknown): number | null {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
+}

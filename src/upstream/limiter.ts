@@ -1,0 +1,69 @@
+import { ReportsError } from '../errors.js';
+
+/**
+ * A counting semaphore: at most `limit` upstream requests in flight at once. One instance is
+ * shared by every call in the process (REPORTS_CONCURRENCY), so two concurrent tool calls
+ * together never exceed it. Waiters are served first come, first served.
+ */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<{ resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void }> = [];
+  /** Highest number of holders seen at once (tests and benchmarks read it). */
+  maxActive = 0;
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Limiter limit must be an integer >= 1, got ${limit}`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.active < this.limit) {
+      this.take();
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: (typeof this.waiting)[number] = { resolve, reject, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          const i = this.waiting.indexOf(waiter);
+          if (i !== -1) this.waiting.splice(i, 1);
+          reject(abortError(signal));
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.waiting.push(waiter);
+    });
+  }
+
+  private take(): void {
+    this.active++;
+    if (this.active > this.maxActive) this.maxActive = this.active;
+  }
+
+  private release(): void {
+    this.active--;
+    const next = this.waiting.shift();
+    if (next) {
+      if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
+      this.take();
+      next.resolve();
+    }
+  }
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled.');
+}

@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { signRequest } from '../../src/upstream/sign.js';
+
+/**
+ * A minimal signed, paged HTTP service for the upstream client's tests: it checks every
+ * request's signature against the URL on the request line, serves `total` numbered records
+ * in Offset/Limit pages with optional latency, and lets a test script a fault per request.
+ * (The full simulator is src/sandbox; this one keeps the client tests independent of it.)
+ */
+export type Fault =
+  | { status: number; body?: string; contentType?: string; headers?: Record<string, string> }
+  | { reset: true }
+  | { hang: true }
+  | { records: number } // answer this many records instead of the page
+  | { total: number } // report this TotalRecords on this page
+  | { delayMs: number };
+
+export interface SeenRequest {
+  n: number;
+  url: string;
+  offset: number;
+  limit: number;
+  signatureOk: boolean;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface PagedService {
+  url: string;
+  requests: SeenRequest[];
+  maxInFlight: number;
+  close(): Promise<void>;
+}
+
+export async function startPagedService(opts: {
+  total: number;
+  username?: string;
+  key?: string;
+  latencyMs?: number;
+  envelope?: 'collection' | 'item';
+  fault?: (req: SeenRequest) => Fault | undefined;
+  /** Omit PagingMetadata entirely. */
+  noPaging?: boolean;
+}): Promise<PagedService> {
+  const username = opts.username ?? 'api-user';
+  const key = opts.key ?? 'test-secret-key';
+  const requests: SeenRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  const state = { maxInFlight: 0 };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
+    const url = `http://${req.headers.host}${req.url}`;
+    const q = new URL(url).searchParams;
+    const date = String(req.headers['x-service-api-date'] ?? '');
+    const expected = signRequest(req.method ?? 'GET', url, String(req.headers['content-type'] ?? ''), date, key);
+    const seen: SeenRequest = {
+      n: requests.length,
+      url,
+      offset: Number(q.get('Offset') ?? 0),
+      limit: Number(q.get('Limit') ?? 100),
+      signatureOk: req.headers['x-service-api-signature'] === expected && req.headers['x-service-api-username'] === username,
+      headers: req.headers,
+    };
+    requests.push(seen);
+    const fault = opts.fault?.(seen);
+    if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+    if (fault && 'delayMs' in fault) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault && 'hang' in fault) return;
+    if (fault && 'reset' in fault) {
+      req.socket.destroy();
+      return;
+    }
+    if (fault && 'status' in fault) {
+      res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'application/json', ...fault.headers });
+      res.end(fault.body ?? '');
+      return;
+    }
+    if (!seen.signatureOk) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ResponseMetadata: { Success: false }, ResponseError: { ErrorCode: 'Unauthorized', Message: 'Invalid signature', StatusCode: '401' } }));
+      return;
+    }
+    const total = fault && 'total' in fault ? fault.total : opts.total;
+    const end = Math.min(opts.total, seen.offset + seen.limit);
+    let records = Array.from({ length: Math.max(0, end - seen.offset) }, (_, i) => ({ Seq: seen.offset + i, When: `/Date(${1_700_000_000_000 + (seen.offset + i) * 60_000}-0500)/` }));
+    if (fault && 'records' in fault) records = records.slice(0, fault.records);
+    const body = {
+      ResponseMetadata: {
+        Success: true, HasCache: false, HasPaging: !opts.noPaging,
+        ...(opts.noPaging ? {} : { PagingMetadata: { Offset: String(seen.offset), Limit: String(seen.limit), TotalRecords: total, ResponseRecords: records.length } }),
+      },
+      ResponseReport: opts.envelope === 'item' ? { Item: records } : records,
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get maxInFlight() {
+      return state.maxInFlight;
+    },
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
