@@ -179,10 +179,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   }
 
   const forced = boolean('REPORTS_DEMO');
-  const given = [baseUrl, apiUsername, apiKey].filter((v) => v !== undefined).length;
+  // A base URL that was given but is malformed is reported above, not as missing too.
+  const given = [raw('REPORTS_BASE_URL'), apiUsername, apiKey].filter((v) => v !== undefined).length;
   if (!forced && given > 0 && given < 3) {
     const missing = [
-      ['REPORTS_BASE_URL', baseUrl],
+      ['REPORTS_BASE_URL', raw('REPORTS_BASE_URL')],
       ['REPORTS_API_USERNAME', apiUsername],
       ['REPORTS_API_KEY', apiKey],
     ]

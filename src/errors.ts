@@ -45,6 +45,11 @@ export class ReportsError extends Error {
   }
 }
 
+/** The one error a cancelled call ends with, wherever the abort was noticed. */
+export function cancelledError(signal?: AbortSignal): ReportsError {
+  return signal?.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled by the client.');
+}
+
 export function invalidInput(param: string, received: unknown, expected: string): ReportsError {
   return new ReportsError(
     'invalid_input',

@@ -1,8 +1,8 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ReportsError, redact } from '../errors.js';
+import { ReportsError, cancelledError, redact } from '../errors.js';
 import type { EnvelopeKind } from '../catalog/types.js';
-import { signedHeaders } from './sign.js';
+import { HEADER_SIGNATURE, signedHeaders } from './sign.js';
 import { buildUrl, pageQuery } from './request.js';
 import { parseEnvelope, type ParsedPage } from './envelope.js';
 import { budgetError, errorFromStatus, malformedBody, networkError, timeoutError, type HttpAnswer } from './failure.js';
@@ -97,7 +97,7 @@ export class UpstreamClient {
         try {
           await sleep(delay, undefined, { signal: req.signal });
         } catch {
-          throw cancelled(req.signal);
+          throw cancelledError(req.signal);
         }
       }
     }
@@ -105,7 +105,7 @@ export class UpstreamClient {
 
   /** One signed request; throws a ReportsError for every failure. */
   private async attempt(req: PageRequest): Promise<ParsedPage> {
-    if (req.signal?.aborted) throw cancelled(req.signal);
+    if (req.signal?.aborted) throw cancelledError(req.signal);
     const remaining = req.deadline === undefined ? Infinity : req.deadline - Date.now();
     if (remaining <= 0) throw budgetError(req.path, req.budgetMs ?? 0);
     const limitedByBudget = remaining < this.opts.timeoutMs;
@@ -123,7 +123,7 @@ export class UpstreamClient {
     }, timeoutMs);
     const started = Date.now();
     const fail = (err: unknown): ReportsError => {
-      if (req.signal?.aborted) return cancelled(req.signal);
+      if (req.signal?.aborted) return cancelledError(req.signal);
       if (timedOut) return limitedByBudget ? budgetError(req.path, req.budgetMs ?? 0) : timeoutError(req.path, this.opts.timeoutMs);
       return err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
     };
@@ -141,7 +141,9 @@ export class UpstreamClient {
           contentType: header('content-type') ?? '',
           date: header('date'),
           retryAfter: header('retry-after'),
-          bodyText: await res.body.text(),
+          // Redacted where it enters: an upstream that echoes the request (debug pages,
+          // verbose errors) must not carry the key or this request's signature into messages.
+          bodyText: redact(await res.body.text(), [...this.secrets, headers[HEADER_SIGNATURE]]),
         };
       } catch (err) {
         throw fail(err);
@@ -203,6 +205,3 @@ export class UpstreamClient {
   }
 }
 
-function cancelled(signal?: AbortSignal): ReportsError {
-  return signal?.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled by the client.');
-}

@@ -1,4 +1,4 @@
-import { ReportsError } from '../errors.js';
+import { cancelledError } from '../errors.js';
 
 /**
  * A counting semaphore: at most `limit` upstream requests in flight at once. One instance is
@@ -29,7 +29,7 @@ export class Limiter {
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (signal?.aborted) return Promise.reject(cancelledError(signal));
     if (this.active < this.limit) {
       this.take();
       return Promise.resolve();
@@ -40,7 +40,7 @@ export class Limiter {
         waiter.onAbort = () => {
           const i = this.waiting.indexOf(waiter);
           if (i !== -1) this.waiting.splice(i, 1);
-          reject(abortError(signal));
+          reject(cancelledError(signal));
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -62,8 +62,4 @@ export class Limiter {
       next.resolve();
     }
   }
-}
-
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled.');
 }

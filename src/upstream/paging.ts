@@ -1,4 +1,5 @@
-import { ReportsError } from '../errors.js';
+import { setMaxListeners } from 'node:events';
+import { ReportsError, cancelledError } from '../errors.js';
 import type { EnvelopeKind } from '../catalog/types.js';
 import type { UpstreamClient } from './client.js';
 import { decodeDates } from './service-date.js';
@@ -49,6 +50,21 @@ export interface FetchOutcome {
  */
 export async function fetchReport(client: UpstreamClient, req: FetchRequest): Promise<FetchOutcome> {
   const deadline = Date.now() + req.budgetMs;
+  // One call-wide signal linked to the caller's: every queued page listens to it, so it may
+  // have many listeners (Node warns past 10); the caller's own signal gets just one.
+  const call = new AbortController();
+  setMaxListeners(0, call.signal);
+  const onAbort = () => call.abort(req.signal?.reason);
+  if (req.signal?.aborted) throw cancelledError(req.signal);
+  req.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await walk(client, req, deadline, call.signal);
+  } finally {
+    req.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function walk(client: UpstreamClient, req: FetchRequest, deadline: number, signal: AbortSignal): Promise<FetchOutcome> {
   const held = mergeIntervals(req.held?.intervals ?? []);
   const notes: string[] = [];
   const pages: FetchedPage[] = [];
@@ -63,7 +79,7 @@ export async function fetchReport(client: UpstreamClient, req: FetchRequest): Pr
     const page = await client.getPage({
       path: req.path, query: req.query, envelope: req.envelope,
       offset: interval.offset, limit: interval.count,
-      signal: req.signal, deadline, budgetMs: req.budgetMs,
+      signal, deadline, budgetMs: req.budgetMs,
     });
     requests += page.attempts;
     return page;
@@ -121,7 +137,10 @@ export async function fetchReport(client: UpstreamClient, req: FetchRequest): Pr
     else if (failures.length === 0) notes.push(`The service sent no TotalRecords; ${fetched} records were fetched, the cap of ${req.maxRecords} was reached and more may exist.`);
   } else {
     // 2. Every other missing range, concurrently, up to the cap.
-    const covered = mergeIntervals([...held, { offset: first.offset, count: page0.records.length }]);
+    // The whole window page 0 asked for counts as covered: a short page 0 was noted as missing
+    // (not requested again), a long one's extra records were dropped (the next page starts at
+    // its Limit, not after the extras).
+    const covered = mergeIntervals([...held, first]);
     const plan: Interval[] = [];
     for (const gap of gaps(covered, total)) {
       for (let o = gap.offset; o < gap.offset + gap.count && budget > 0; o += req.pageSize) {
@@ -144,7 +163,7 @@ export async function fetchReport(client: UpstreamClient, req: FetchRequest): Pr
       }
     }));
   }
-  if (req.signal?.aborted) throw new ReportsError('cancelled', 'The request was cancelled by the client.');
+  if (signal.aborted) throw cancelledError(signal);
 
   pages.sort((a, b) => a.offset - b.offset);
   notes.push(...describeFailures(failures, req.budgetMs));

@@ -9,10 +9,18 @@ import { signRequest } from '../../src/upstream/sign.js';
  * (The full simulator is src/sandbox; this one keeps the client tests independent of it.)
  */
 export type Fault =
-  | { status: number; body?: string; contentType?: string; headers?: Record<string, string> }
+  | {
+      status: number;
+      body?: string;
+      contentType?: string;
+      headers?: Record<string, string>;
+      /** Send no Date header (Node adds one by default). */
+      noDate?: true;
+    }
   | { reset: true }
   | { hang: true }
   | { records: number } // answer this many records instead of the page
+  | { extra: number } // answer this many records beyond Limit (a page longer than asked)
   | { total: number } // report this TotalRecords on this page
   | { delayMs: number };
 
@@ -23,12 +31,19 @@ export interface SeenRequest {
   limit: number;
   signatureOk: boolean;
   headers: Record<string, string | string[] | undefined>;
+  /** Date.now() when the request arrived. */
+  at: number;
+  /** Date.now() when the response was fully written, or the connection closed first. */
+  endedAt?: number;
+  /** The connection closed before a response was written (client abort, reset, hang). */
+  closedEarly?: boolean;
 }
 
 export interface PagedService {
   url: string;
   requests: SeenRequest[];
   maxInFlight: number;
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -46,13 +61,9 @@ export async function startPagedService(opts: {
   const key = opts.key ?? 'test-secret-key';
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
-  let inFlight = 0;
-  const state = { maxInFlight: 0 };
+  const state = { inFlight: 0, maxInFlight: 0 };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    inFlight++;
-    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-    res.on('close', () => inFlight--);
     const url = `http://${req.headers.host}${req.url}`;
     const q = new URL(url).searchParams;
     const date = String(req.headers['x-service-api-date'] ?? '');
@@ -64,8 +75,25 @@ export async function startPagedService(opts: {
       limit: Number(q.get('Limit') ?? 100),
       signatureOk: req.headers['x-service-api-signature'] === expected && req.headers['x-service-api-username'] === username,
       headers: req.headers,
+      at: Date.now(),
     };
     requests.push(seen);
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    // Counted out at the first of 'finish' (last byte handed to the OS, before the client can
+    // have read it) and 'close' (aborted), so a quick follow-up request never overlaps a
+    // response that only looks unfinished.
+    let done = false;
+    const end = (early: boolean) => {
+      if (done) return;
+      done = true;
+      state.inFlight--;
+      seen.endedAt = Date.now();
+      seen.closedEarly = early;
+    };
+    res.on('finish', () => end(false));
+    res.on('close', () => end(!res.writableFinished));
+
     const fault = opts.fault?.(seen);
     if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
     if (fault && 'delayMs' in fault) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -75,6 +103,7 @@ export async function startPagedService(opts: {
       return;
     }
     if (fault && 'status' in fault) {
+      if (fault.noDate) res.sendDate = false;
       res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'application/json', ...fault.headers });
       res.end(fault.body ?? '');
       return;
@@ -85,8 +114,9 @@ export async function startPagedService(opts: {
       return;
     }
     const total = fault && 'total' in fault ? fault.total : opts.total;
-    const end = Math.min(opts.total, seen.offset + seen.limit);
-    let records = Array.from({ length: Math.max(0, end - seen.offset) }, (_, i) => ({ Seq: seen.offset + i, When: `/Date(${1_700_000_000_000 + (seen.offset + i) * 60_000}-0500)/` }));
+    const extra = fault && 'extra' in fault ? fault.extra : 0;
+    const last = Math.min(opts.total, seen.offset + seen.limit + extra);
+    let records = Array.from({ length: Math.max(0, last - seen.offset) }, (_, i) => record(seen.offset + i));
     if (fault && 'records' in fault) records = records.slice(0, fault.records);
     const body = {
       ResponseMetadata: {
@@ -114,9 +144,17 @@ export async function startPagedService(opts: {
     get maxInFlight() {
       return state.maxInFlight;
     },
+    get inFlight() {
+      return state.inFlight;
+    },
     close: () => new Promise<void>((r) => {
       for (const s of sockets) s.destroy();
       server.close(() => r());
     }),
   };
+}
+
+/** Record number `seq` as the service serves it (its When is a /Date(...-0500)/ value). */
+export function record(seq: number): { Seq: number; When: string } {
+  return { Seq: seq, When: `/Date(${1_700_000_000_000 + seq * 60_000}-0500)/` };
 }

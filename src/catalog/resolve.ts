@@ -1,0 +1,301 @@
+/**
+ * Arguments of a report tool -> the upstream query (CONTRACT.md sections 3 and 4): dates
+ * resolved to YYYYMMDD in the configured zone, lists comma-joined, booleans true/false, the
+ * default UserName and the pinned company scope applied. Throws ReportsError invalid_input
+ * before anything is sent. Defensive about types too, so it is safe on unparsed arguments.
+ */
+import { invalidInput, ReportsError } from '../errors.js';
+import { acceptedParams, DATE_EXPRESSION, DATE_FORMS_LONG, expectation, userNameParam } from './params.js';
+import { acceptedKeys, CONTROL_NAMES, FREE_FORM_NAME, MAX_ROW_LIMIT, unknownKeysMessage } from './schema.js';
+import type { ParamSpec, TransactionDef } from './types.js';
+
+export interface DateContext {
+  /** IANA zone in which today/yesterday/tomorrow/today±N resolve. */
+  timeZone: string;
+  now: Date;
+}
+
+export interface ResolveContext extends DateContext {
+  /** REPORTS_USER_NAME: sent as UserName (Username) when the tool takes it and none is given. */
+  defaultUserName?: string;
+  /** REPORTS_OWNING_COMPANY_CODES: sent by default; codes outside it are refused. */
+  pinnedCompanyCodes?: readonly string[];
+}
+
+export interface ReportControls {
+  maxRecords?: number;
+  fields?: string[];
+  rowLimit?: number;
+}
+
+export interface ResolvedInput {
+  /** Upstream query parameters in a stable order: def.params, then scope, then free-form. */
+  query: Record<string, string>;
+  controls: ReportControls;
+}
+
+/** Free-form keys the server owns or that would change the response format. */
+const RESERVED_FREE_FORM = ['offset', 'limit', 'totalrecords', 'responserecords', 'format', 'callback'];
+const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
+
+export function resolveInput(
+  def: TransactionDef,
+  args: Record<string, unknown> | undefined,
+  ctx: ResolveContext,
+): ResolvedInput {
+  const input = args ?? {};
+  const accepted = acceptedKeys(def);
+  const unknown = Object.keys(input).filter((k) => !accepted.includes(k));
+  if (unknown.length > 0) {
+    throw new ReportsError('invalid_input', unknownKeysMessage(unknown, accepted), { param: unknown[0] });
+  }
+
+  const params = acceptedParams(def);
+  const userParam = userNameParam(def);
+  const pinned = ctx.pinnedCompanyCodes?.length ? ctx.pinnedCompanyCodes : undefined;
+  const query: Record<string, string> = {};
+
+  for (const [name, spec] of Object.entries(params)) {
+    let value = resolveValue(name, spec, input[name], ctx);
+    if (value === undefined && name === userParam && ctx.defaultUserName) value = ctx.defaultUserName;
+    if (name === 'OwningCompanyCode' && pinned) value = applyPinnedScope(value, pinned);
+    if (value === undefined) {
+      if (spec.required) {
+        throw invalidInput(name, undefined, `required, ${expectation(spec).hint}`);
+      }
+      continue;
+    }
+    query[name] = value;
+  }
+
+  checkRanges(params, query, input);
+
+  if (def.freeForm && input[FREE_FORM_NAME] !== undefined) {
+    Object.assign(query, resolveFreeForm(input[FREE_FORM_NAME], query, ctx, pinned));
+  }
+
+  return { query, controls: resolveControls(input) };
+}
+
+function resolveValue(name: string, spec: ParamSpec, raw: unknown, ctx: DateContext): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const { problem, hint } = expectation(spec);
+  const bad = () => invalidInput(name, raw, `${problem}; ${hint}`);
+  switch (spec.kind) {
+    case 'date': {
+      if (typeof raw !== 'string') throw bad();
+      if (raw.trim() === '') return undefined;
+      return resolveDate(raw, ctx, name);
+    }
+    case 'list': {
+      const items = listItems(raw);
+      if (!items) throw bad();
+      if (items.length === 0) return undefined;
+      return (spec.items ? items.map((item) => vocabularyItem(name, item, spec.items!)) : items).join(',');
+    }
+    case 'string': {
+      if (typeof raw !== 'string') throw bad();
+      const text = raw.trim();
+      return text === '' ? undefined : text;
+    }
+    case 'integer':
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) throw bad();
+      return String(raw);
+    case 'boolean':
+      if (typeof raw !== 'boolean') throw bad();
+      return raw ? 'true' : 'false';
+    case 'enum':
+      if (typeof raw !== 'string' || !(spec.values ?? []).includes(raw)) throw bad();
+      return raw;
+  }
+}
+
+/** A comma string or an array of strings -> trimmed, non-empty items; undefined if neither. */
+function listItems(raw: unknown): string[] | undefined {
+  const parts = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : undefined;
+  if (!parts || !parts.every((p) => typeof p === 'string')) return undefined;
+  return (parts as string[])
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
+/** Matches an item of a fixed vocabulary case-insensitively and returns its spelling. */
+function vocabularyItem(name: string, item: string, items: readonly string[]): string {
+  const match = items.find((i) => i.toLowerCase() === item.toLowerCase());
+  if (!match) throw invalidInput(name, item, `is not a known item; use any of: ${items.join(', ')}`);
+  return match;
+}
+
+function applyPinnedScope(value: string | undefined, pinned: readonly string[]): string {
+  if (value === undefined) return pinned.join(',');
+  const allowed = new Map(pinned.map((c) => [c.toLowerCase(), c]));
+  const codes = value.split(',');
+  const outside = codes.filter((c) => !allowed.has(c.toLowerCase()));
+  if (outside.length > 0) {
+    throw new ReportsError(
+      'invalid_input',
+      `OwningCompanyCode: ${outside.map((c) => `'${c}'`).join(', ')} ${outside.length === 1 ? 'is' : 'are'} ` +
+        `outside the configured company scope; allowed: ${pinned.join(', ')} (omit OwningCompanyCode for all of them)`,
+      { param: 'OwningCompanyCode' },
+    );
+  }
+  return [...new Set(codes.map((c) => allowed.get(c.toLowerCase())!))].join(',');
+}
+
+/** XStart/XEnd date pairs: the end must not be before the start. */
+function checkRanges(params: Record<string, ParamSpec>, query: Record<string, string>, input: Record<string, unknown>) {
+  for (const [name, spec] of Object.entries(params)) {
+    if (spec.kind !== 'date' || !name.endsWith('Start')) continue;
+    const endName = `${name.slice(0, -'Start'.length)}End`;
+    if (params[endName]?.kind !== 'date') continue;
+    const start = query[name];
+    const end = query[endName];
+    if (start === undefined || end === undefined || end >= start) continue;
+    const rawEnd = input[endName];
+    const rawStart = String(input[name]);
+    const endShown = rawEnd === end ? '' : `(${end}) `;
+    const startShown = rawStart === start ? `'${start}'` : `'${rawStart}' (${start})`;
+    throw invalidInput(
+      endName,
+      rawEnd,
+      `${endShown}is before ${name} ${startShown}; ${endName} must be on or after ${name}`,
+    );
+  }
+}
+
+function resolveFreeForm(
+  raw: unknown,
+  query: Record<string, string>,
+  ctx: DateContext,
+  pinned: readonly string[] | undefined,
+): Record<string, string> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw invalidInput(FREE_FORM_NAME, raw, 'is not an object; use {"Name": value}');
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const label = `${FREE_FORM_NAME}.${key}`;
+    if (!UPSTREAM_NAME.test(key)) {
+      throw invalidInput(label, key, 'is not a parameter name; use letters and digits, as the service spells it');
+    }
+    if (RESERVED_FREE_FORM.includes(key.toLowerCase())) {
+      throw invalidInput(
+        label,
+        value,
+        'is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records',
+      );
+    }
+    if (key in query) throw invalidInput(label, value, `repeats ${key}; give it once`);
+    let text: string;
+    if (typeof value === 'string') {
+      text = value.trim();
+      // Relative and dashed dates are resolved as everywhere else; other text passes through.
+      if (/date/i.test(key) && DATE_EXPRESSION.test(text) && !/^\d{8}$/.test(text)) text = resolveDate(text, ctx, label);
+    } else if (typeof value === 'boolean') {
+      text = value ? 'true' : 'false';
+    } else if (typeof value === 'number' && Number.isFinite(value)) {
+      text = String(value);
+    } else {
+      throw invalidInput(label, value, 'is not a parameter value; use a string, number or boolean');
+    }
+    if (key.toLowerCase() === 'owningcompanycode' && pinned) {
+      const codes = listItems(text) ?? [];
+      text = applyPinnedScope(codes.length > 0 ? codes.join(',') : undefined, pinned);
+    }
+    out[key] = text;
+  }
+  return out;
+}
+
+function resolveControls(input: Record<string, unknown>): ReportControls {
+  const controls: ReportControls = {};
+  const [maxName, fieldsName, rowName] = CONTROL_NAMES;
+  const max = input[maxName];
+  if (max !== undefined) {
+    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
+      throw invalidInput(maxName, max, 'is not a whole number of at least 1; e.g. 1000');
+    }
+    controls.maxRecords = max;
+  }
+  const fields = input[fieldsName];
+  if (fields !== undefined) {
+    const items = listItems(fields);
+    if (!items) throw invalidInput(fieldsName, fields, 'is not a list of field names; use an array of strings');
+    if (items.length > 0) controls.fields = [...new Set(items)];
+  }
+  const rows = input[rowName];
+  if (rows !== undefined) {
+    if (typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 0 || rows > MAX_ROW_LIMIT) {
+      throw invalidInput(rowName, rows, `is not a whole number from 0 to ${MAX_ROW_LIMIT}; e.g. 50`);
+    }
+    controls.rowLimit = rows;
+  }
+  return controls;
+}
+
+// --- Dates -------------------------------------------------------------------------------
+
+const RELATIVE = /^(today|yesterday|tomorrow)(?:\s*([+-])\s*(\d{1,5}))?$/i;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A date argument -> 'YYYYMMDD'. YYYYMMDD and YYYY-MM-DD must be real calendar dates;
+ * today, yesterday, tomorrow and today±N (days) resolve in ctx.timeZone relative to ctx.now.
+ */
+export function resolveDate(raw: string, ctx: DateContext, param = 'date'): string {
+  const text = raw.trim();
+  const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(text) ?? /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (compact) {
+    const [y, m, d] = [Number(compact[1]), Number(compact[2]), Number(compact[3])];
+    if (!isRealDate(y, m, d)) {
+      throw invalidInput(param, raw, 'is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N');
+    }
+    return `${compact[1]}${compact[2]}${compact[3]}`;
+  }
+  const relative = RELATIVE.exec(text);
+  if (!relative || (relative[2] !== undefined && relative[1]!.toLowerCase() !== 'today')) {
+    throw invalidInput(param, raw, `is not a date; use ${DATE_FORMS_LONG}`);
+  }
+  const word = relative[1]!.toLowerCase();
+  let days = word === 'yesterday' ? -1 : word === 'tomorrow' ? 1 : 0;
+  if (relative[2] !== undefined) days += (relative[2] === '-' ? -1 : 1) * Number(relative[3]);
+  const [y, m, d] = localDate(ctx);
+  const target = new Date(Date.UTC(y, m - 1, d + days));
+  return formatYmd(target.getUTCFullYear(), target.getUTCMonth() + 1, target.getUTCDate());
+}
+
+/** The calendar date of ctx.now in ctx.timeZone. */
+function localDate(ctx: DateContext): [number, number, number] {
+  let fmt = formatters.get(ctx.timeZone);
+  if (!fmt) {
+    try {
+      fmt = new Intl.DateTimeFormat('en-US', {
+        timeZone: ctx.timeZone,
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+      });
+    } catch {
+      throw new ReportsError(
+        'configuration',
+        `REPORTS_TIMEZONE: '${ctx.timeZone}' is not an IANA time zone; use e.g. Europe/London`,
+      );
+    }
+    formatters.set(ctx.timeZone, fmt);
+  }
+  const parts = fmt.formatToParts(ctx.now);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return [part('year'), part('month'), part('day')];
+}
+
+function isRealDate(y: number, m: number, d: number): boolean {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  return d <= days;
+}
+
+function formatYmd(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, '0')}${String(m).padStart(2, '0')}${String(d).padStart(2, '0')}`;
+}

@@ -1,0 +1,474 @@
+/**
+ * The catalog: the 22 report transactions of spec/interface.md section 4, in spec order.
+ * One table drives tool registration, the manifest, the README's tool table and the tests.
+ * Paging parameters are not listed (the server pages itself); neither are the company-scope
+ * ones of C-marked transactions (acceptedParams() adds them).
+ */
+import {
+  accounts,
+  boolean,
+  companyScope,
+  date,
+  dateRange,
+  dateSearchTypeTC,
+  dateTracker,
+  flag01,
+  hotelDateSearchType,
+  integer,
+  itineraryFormatting,
+  list,
+  loadOptions,
+  pccs,
+  recordLocator,
+  requestConsultantId,
+  string,
+} from './params.js';
+import type { TransactionDef } from './types.js';
+
+/** Marks as the spec's headings write them: A (Accept), C (company scope), P (paging). */
+function marks(letters: string): TransactionDef['marks'] {
+  return { accept: letters.includes('A'), company: letters.includes('C'), paging: letters.includes('P') };
+}
+
+const FREE_FORM_NOTE =
+  "The service does not publish this report's parameters, so which ones it accepts is unknown: pass them in `parameters`";
+
+export const TRANSACTIONS: readonly TransactionDef[] = [
+  {
+    tool: 'booking_details',
+    transaction: 'BookingDetails',
+    title: 'Booking details',
+    description:
+      'One booking (PNR) in full: passengers, itinerary, phones, notepads, remarks, tickets, versions, e-mails. ' +
+      'Identify it by RecordLocator (plus PNRCreationDate if reused), ServiceRef or VendorLocators; LoadOptions picks sections. ' +
+      'For only its segments and coupons use pnr_segments.',
+    path: '/BookingDetails',
+    verbs: 'GET',
+    marks: marks('AP'),
+    envelope: 'collection',
+    record: 'BookingDetail',
+    params: {
+      ServiceRef: integer('Booking id (ServiceRef)'),
+      LoadOptions: loadOptions,
+      RecordLocator: recordLocator,
+      PNRCreationDate: date('Booking creation date'),
+      RequestConsultantID: requestConsultantId,
+      OwningCompanyCode: companyScope.OwningCompanyCode,
+      UserName: companyScope.UserName,
+      VendorLocators: list('Airline locators'),
+    },
+  },
+  {
+    tool: 'find_bookings',
+    transaction: 'FindBookings',
+    title: 'Find bookings',
+    description:
+      `Searches bookings. ${FREE_FORM_NOTE}, e.g. {"RecordLocator":"ABC123"}, and check the echoed query. ` +
+      'With a known locator prefer booking_details.',
+    path: '/FindBookings',
+    verbs: 'GET',
+    marks: marks(''),
+    envelope: 'collection',
+    record: 'unpublished',
+    params: {},
+    freeForm: true,
+  },
+  {
+    tool: 'car_segments_by_date',
+    transaction: 'CarSegmentsByDate',
+    title: 'Car segments by date',
+    description:
+      'Car rentals picked up (DateSearchType T) or booked (C) between DateStart and DateEnd: vendor, dates, rate, status, traveller, account. ' +
+      'For counts per account for one vendor use car_segment_counts_per_account_by_vendor.',
+    path: '/CarSegmentsByDate',
+    verbs: 'GET',
+    marks: marks('ACP'),
+    envelope: 'item',
+    record: 'CarSegmentRecord',
+    params: {
+      SegmentType: string('Segment type'),
+      ...dateRange('Date', 'Date', { required: true }),
+      DateSearchType: dateSearchTypeTC,
+    },
+  },
+  {
+    tool: 'air_segments_by_date',
+    transaction: 'AirSegmentsByDate',
+    title: 'Air segments by date',
+    description:
+      'Flight segments departing (DateSearchType T) or booked (C) between DateStart and DateEnd: carrier, flight, route, times, class, status, account. ' +
+      'For travellers by origin/destination use passenger_locations_by_routing; for arrivals with contacts, passenger_arrivals.',
+    path: '/AirSegmentsByDate',
+    verbs: 'GET',
+    marks: marks('ACP'),
+    envelope: 'item',
+    record: 'AirSegmentByDate',
+    params: {
+      ...dateRange('Date', 'Date', { required: true }),
+      DateSearchType: dateSearchTypeTC,
+    },
+  },
+  {
+    tool: 'pnr_segments',
+    transaction: 'PNRSegments',
+    title: 'PNR segments',
+    description:
+      "One booking's segments (air with seats, car, hotel, passive) with tickets, coupons and airline locators. " +
+      'Lighter than booking_details when only the itinerary matters.',
+    path: '/PNRSegments',
+    verbs: 'GET',
+    marks: marks('AP'),
+    envelope: 'collection',
+    record: 'PnrSegmentsReport',
+    params: {
+      RecordLocator: string('Booking record locator (PNR)', { required: true }),
+      PNRCreationDate: date('Booking creation date, if the locator was reused'),
+      SegmentType: string('Segment type'),
+      PassiveSegmentType: string('Passive segment type'),
+    },
+  },
+  {
+    tool: 'ticket_coupons_by_status_code',
+    transaction: 'TicketCouponsByStatusCode',
+    title: 'Ticket coupons by status code',
+    description:
+      'Ticket coupons in a status (CouponCodeGroup) over issue, travel or expiry dates (DateTracker), with fares, taxes and flights. ' +
+      'Use for open or unused tickets, refunds and exchanges; for all tickets issued in a period use ticket_coupons_issued.',
+    path: '/TicketCouponsByStatusCode',
+    verbs: 'GET',
+    marks: marks('ACP'),
+    envelope: 'collection',
+    record: 'TicketCouponStatusRecord',
+    params: {
+      ...dateRange('Date', 'Date', { required: true }),
+      CouponCodeGroup: string("Coupon status, e.g. OPEN, USED or 'ALL OPEN'", { required: true }),
+      DateTracker: dateTracker,
+      TravAgntID: integer('Travel agent id'),
+      Account: accounts,
+      OwningAgencyLocationID: pccs,
+      Repeat: string('Repeat'),
+      NoActiveSegments: boolean('Only coupons with no active segments'),
+      IncludePartialMatches: boolean('Include partial matches'),
+      ShowMatchingCouponsOnly: boolean('Show only matching coupons'),
+      PaxSurname: string('Passenger surname'),
+      CarrierCode: string('Two-letter carrier code'),
+      ExcludedPlatingCarrier: list('3-character plating carriers to exclude'),
+      OwningConsultantID: string('Owning consultant id'),
+      CacheGuid: string('Cache id'),
+      TravellerGUID: string('Traveller GUID'),
+      RequestConsultantID: requestConsultantId,
+      TravellerReference: integer('Traveller CRM id or reference'),
+      CRM: string('CRM name'),
+    },
+  },
+  {
+    tool: 'tickets_issued_by_number',
+    transaction: 'GetTicketsIssuedByNumber',
+    title: 'Tickets issued by number',
+    description:
+      `Tickets issued, looked up by ticket number. ${FREE_FORM_NOTE}, e.g. {"TicketNumber":"1251234567890"}, and check the echoed query. ` +
+      'For tickets over a date range use ticket_coupons_issued.',
+    path: '/TicketsIssuedByNumber',
+    verbs: 'GET',
+    marks: marks(''),
+    envelope: 'collection',
+    record: 'unpublished',
+    params: {},
+    freeForm: true,
+  },
+  {
+    tool: 'check_failed_submissions',
+    transaction: 'CheckFailedSubmissions',
+    title: 'Failed submissions',
+    description:
+      'Bookings whose check submission failed, with log message, raw response and event type, logged between LogDateStart and LogDateEnd. ' +
+      'For forwarding to partner systems use partner_forwarding_logs.',
+    path: '/CheckFailedSubmissions',
+    verbs: 'ALL',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'CheckFailedSubmission',
+    params: {
+      ...dateRange('LogDate', 'Logged'),
+      OwningAgencyLocationID: pccs,
+    },
+  },
+  {
+    tool: 'qlog_forward',
+    transaction: 'QLogForward',
+    title: 'Queue forwarding log',
+    description:
+      'Queue forwarding log: which bookings were forwarded where and what they matched on, logged between LogDateStart and LogDateEnd.',
+    path: '/QLogForward',
+    verbs: 'ALL',
+    marks: marks('P'),
+    envelope: 'item',
+    record: 'QLogForwardItem',
+    params: {
+      CompanyID: integer('Company id'),
+      QueueEntryID: integer('Queue entry id'),
+      ...dateRange('LogDate', 'Logged'),
+    },
+  },
+  {
+    tool: 'qc_comments_for_consultant',
+    transaction: 'QcCommentsForConsultant',
+    title: 'QC comments for consultant',
+    description:
+      "Quality-control comments on a consultant's bookings between DateStart and DateEnd; filter by Consultant or AgentInitials, Team or PCC.",
+    path: '/QcCommentsForConsultant',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'QcComment',
+    params: {
+      Consultant: string('Consultant full name'),
+      AgentInitials: string('Agent initials'),
+      ...dateRange('Date', 'Date'),
+      OwningAgencyLocationID: pccs,
+      Team: string('Team name'),
+      DateByComments: boolean('Sort dates by comments'),
+      GroupByAgentInitials: boolean('Group by agent initials'),
+    },
+  },
+  {
+    tool: 'distributor_bookings_by_airline_class',
+    transaction: 'DistributorBookingsByAirlineClass',
+    title: 'Distributor bookings by airline class',
+    description:
+      "A distributor's bookings on a plating carrier and booking class, issued between IssueDateStart and IssueDateEnd: ticketed status, booking codes, flights, routing, tour code. " +
+      'For airline deal and fare-class tracking.',
+    path: '/DistributorBookingsByAirlineClass',
+    verbs: 'GET',
+    marks: marks('P'),
+    envelope: 'item',
+    record: 'BookingByAirlineWithClass',
+    params: {
+      DistributorID: integer('Distributor id'),
+      ...dateRange('IssueDate', 'Issued'),
+      PlatingCarrier: string('Two-letter plating carrier'),
+      BookingClassName: string('Booking class name'),
+      BoardPointCountryCode: string('Origin country code'),
+      IncludeItinerary: boolean('Include the itinerary'),
+      ItineraryFormatting: itineraryFormatting,
+    },
+  },
+  {
+    tool: 'hotel_segments',
+    transaction: 'HotelSegments',
+    title: 'Hotel segments',
+    description:
+      'Hotel stays, one row per segment: property, city, dates, nights, rate, confirmation, traveller, account; dates by arrival, booking or segment creation (DateSearchType). ' +
+      'For totals per hotel chain use hotel_segment_counts_per_location.',
+    path: '/HotelSegments',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'item',
+    record: 'HotelSegment',
+    params: {
+      ...dateRange('Date', 'Date'),
+      Account: accounts,
+      CityCode: string('3-letter city code'),
+      WithNotepad: flag01('1 includes the hotel notepad'),
+      OwningAgencyLocationID: pccs,
+      OwningAgencyCountryCode: list('Agency country codes'),
+      DateSearchType: hotelDateSearchType,
+      IncludeCancelled: string('Include cancelled (segment-creation search)'),
+      IsGDS: flag01('1 GDS bookings only, 0 non-GDS (e.g. supplier direct)'),
+      IsPassive: flag01('1 passive segments only, 0 non-passive only'),
+      CustomField: list('Custom fields to include'),
+    },
+  },
+  {
+    tool: 'passenger_arrivals',
+    transaction: 'PassengerArrivals',
+    title: 'Passenger arrivals',
+    description:
+      'Travellers arriving between ArrivalDateStart and ArrivalDateEnd, with travel date, days away, destination countries, mobiles and e-mails. ' +
+      'For contacting travellers on arrival; for flight lists use air_segments_by_date.',
+    path: '/PassengerArrivals',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'item',
+    record: 'PassengerArrival',
+    params: {
+      Account: accounts,
+      ...dateRange('ArrivalDate', 'Arrival'),
+    },
+  },
+  {
+    tool: 'partner_forwarding_logs',
+    transaction: 'PartnerForwardingLogs',
+    title: 'Partner forwarding logs',
+    description:
+      'Bookings forwarded to partner systems, with outcome and message, logged between LogDateStart and LogDateEnd; IsSuccess false lists the failures.',
+    path: '/PartnerForwardingLogs',
+    verbs: 'ALL',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'PartnerForwardingLog',
+    params: {
+      ...dateRange('LogDate', 'Logged'),
+      RecordLocator: recordLocator,
+      IsSuccess: boolean('Filter on outcome'),
+      OwningAgencyLocationID: pccs,
+    },
+  },
+  {
+    tool: 'passenger_locations_by_routing',
+    transaction: 'PassengerLocationsByRouting',
+    title: 'Passenger locations by routing',
+    description:
+      'Who travels from or to a place (airport, city, country, subregion or region codes) between DateStart and DateEnd, with contacts, itinerary and tickets. ' +
+      'Use for duty of care; for plain flight lists use air_segments_by_date.',
+    path: '/PassengerLocationsByRouting',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'PassengerLocationRouting',
+    params: {
+      Account: accounts,
+      ...dateRange('Date', 'Date'),
+      FromAirportCode: string('Origin airport code'),
+      FromCityCode: string('Origin city code'),
+      FromCountryCode: string('Origin country code'),
+      FromSubregionCode: string('Origin subregion code'),
+      FromRegionCode: string('Origin region code'),
+      ToAirportCode: string('Destination airport code'),
+      ToCityCode: string('Destination city code'),
+      ToCountryCode: string('Destination country code'),
+      ToSubregionCode: string('Destination subregion code'),
+      ToRegionCode: string('Destination region code'),
+      OwningConsultantID: list('Consultant ids'),
+      CustomField: list('Custom fields'),
+      RequestConsultantID: requestConsultantId,
+    },
+  },
+  {
+    tool: 'problematic_segments',
+    transaction: 'ProblematicSegments',
+    title: 'Problematic segments',
+    description:
+      'Segments the service flags as problematic (see SegmentStatus), departing between DepartureDateStart and DepartureDateEnd, with booking, consultant and PCC: a worklist of bookings to fix.',
+    path: '/ProblematicSegments',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'ProblematicSegment',
+    params: {
+      ...dateRange('DepartureDate', 'Departure'),
+      OwningAgencyLocationID: pccs,
+    },
+  },
+  {
+    tool: 'bookings_with_active_segments',
+    transaction: 'BookingsWithActiveSegments',
+    title: 'Bookings with active segments',
+    description:
+      'Bookings with active segments travelling between TravelDateStart and TravelDateEnd (or all future dates), with air/hotel/car flags, contacts, flights and tickets.',
+    path: '/BookingsWithActiveSegments',
+    verbs: 'ALL',
+    marks: marks('CP'),
+    envelope: 'item',
+    record: 'BookingWithActiveSegments',
+    params: {
+      ...dateRange('TravelDate', 'Travel'),
+      AllFutureDate: boolean('All future dates'),
+      Account: accounts,
+    },
+  },
+  {
+    tool: 'passenger_air_segments_with_max_traveller_flag',
+    transaction: 'PassengerAirSegmentsWithMaxTravellerFlag',
+    title: 'Passenger air segments with max traveller flag',
+    description:
+      "Flights with the count of an account's travellers on board against the allowed maximum (travel policy), departing between DepartureDateStart and DepartureDateEnd.",
+    path: '/PassengerAirSegmentsWithMaxTravellerFlag',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'collection',
+    record: 'PassengerAirSegmentWithMaxTravellerFlag',
+    params: {
+      Account: accounts,
+      ...dateRange('DepartureDate', 'Departure'),
+      MaxTravellerIsExceededFlag: flag01('1 only flights over the maximum'),
+    },
+  },
+  {
+    tool: 'ticket_coupons_issued',
+    transaction: 'TicketCouponsIssued',
+    title: 'Ticket coupons issued',
+    description:
+      'Ticket coupons issued between IssueDateStart and IssueDateEnd: ticket, traveller, fare, routing, class, carrier, coupon status, agent. ' +
+      'For coupons in a status over travel or expiry dates use ticket_coupons_by_status_code.',
+    path: '/TicketCouponsIssued',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'item',
+    record: 'TicketCouponIssued',
+    params: {
+      Account: accounts,
+      OwningAgencyLocationID: pccs,
+      ...dateRange('IssueDate', 'Issued'),
+      TravelAgentID: string('Travel agent id'),
+      FlightCouponStatus: string('One-letter coupon status'),
+      FormatStyle: string('Format style'),
+    },
+  },
+  {
+    tool: 'app_users_activity',
+    transaction: 'AppUsersActivity',
+    title: 'App users activity',
+    description:
+      "Reporting application users' activity (reports run, downloads) between DateStart and DateEnd; filter by User. Not about bookings.",
+    path: '/AppUsersActivity',
+    verbs: 'GET',
+    marks: marks('P'),
+    envelope: 'collection',
+    record: 'AppUserActivity',
+    params: {
+      Username: companyScope.UserName,
+      ...dateRange('Date', 'Date'),
+      ExcludeFrequentNonReportActivities: boolean('Exclude frequent non-report activities'),
+      ExcludeEmailSubscriptions: boolean('Exclude e-mail subscriptions'),
+      User: string('Only this user'),
+    },
+  },
+  {
+    tool: 'hotel_segment_counts_per_location',
+    transaction: 'HotelSegmentCountsPerLocation',
+    title: 'Hotel segment counts per location',
+    description:
+      'Hotel segment and night totals per hotel chain and vendor between DateStart and DateEnd, for supplier volume. For individual stays use hotel_segments.',
+    path: '/HotelSegmentCountsPerLocation',
+    verbs: 'GET',
+    marks: marks('P'),
+    envelope: 'collection',
+    record: 'HotelSegmentCountPerVendor',
+    params: {
+      UserName: companyScope.UserName,
+      ...dateRange('Date', 'Date'),
+    },
+  },
+  {
+    tool: 'car_segment_counts_per_account_by_vendor',
+    transaction: 'CarSegmentCountsPerAccountByVendor',
+    title: 'Car segment counts per account by vendor',
+    description:
+      'Car segment totals per account for one car vendor (VendorCode) between DateStart and DateEnd. For individual rentals use car_segments_by_date.',
+    path: '/CarSegmentCountsPerAccountByVendor/user',
+    verbs: 'GET',
+    marks: marks('CP'),
+    envelope: 'item',
+    record: 'CarSegmentCountPerAccount',
+    params: {
+      ...dateRange('Date', 'Date', { required: true }),
+      VendorCode: string('Car vendor code, e.g. ZE', { required: true }),
+    },
+  },
+];
+
+/** The definition of a tool, or undefined. */
+export function findTransaction(tool: string): TransactionDef | undefined {
+  return TRANSACTIONS.find((d) => d.tool === tool);
+}

@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest';
+import { fetchReport, type FetchRequest } from '../../src/upstream/paging.js';
+import { Limiter } from '../../src/upstream/limiter.js';
+import { client, range, requestedWindows, seqs, service, PATH } from './harness.js';
+
+const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
+  path: PATH, query: {}, envelope: 'collection', pageSize: 500, maxRecords: 50_000, budgetMs: 10_000, ...over,
+});
+
+describe('concurrency', () => {
+  test('limit 4 with 20 pages of 40 ms latency: exactly 4 in flight, never more', async () => {
+    const svc = await service({ total: 10_000, latencyMs: 40 });
+    const limiter = new Limiter(4);
+    const out = await fetchReport(client(svc.url, { limiter }), req());
+    expect(out.complete).toBe(true);
+    expect(svc.requests).toHaveLength(20);
+    expect(svc.maxInFlight).toBe(4);
+    expect(limiter.maxActive).toBe(4);
+    expect(limiter.inFlight).toBe(0);
+  });
+
+  test('limit 1: strictly one request at a time', async () => {
+    const svc = await service({ total: 3000, latencyMs: 5 });
+    const limiter = new Limiter(1);
+    const out = await fetchReport(client(svc.url, { limiter }), req());
+    expect(seqs(out)).toEqual(range(0, 3000));
+    expect(svc.maxInFlight).toBe(1);
+    expect(limiter.maxActive).toBe(1);
+    for (let i = 1; i < svc.requests.length; i++) expect(svc.requests[i].at).toBeGreaterThanOrEqual(svc.requests[i - 1].endedAt!);
+  });
+
+  test('two calls sharing one Limiter (two clients, as two tool calls) together stay within it', async () => {
+    const svc = await service({ total: 6000, latencyMs: 15 });
+    const limiter = new Limiter(3);
+    const a = client(svc.url, { limiter });
+    const b = client(svc.url, { limiter });
+    const [x, y] = await Promise.all([fetchReport(a, req()), fetchReport(b, req({ query: { Account: 'B' } }))]);
+    expect(seqs(x)).toEqual(range(0, 6000));
+    expect(seqs(y)).toEqual(range(0, 6000));
+    expect(svc.requests).toHaveLength(24);
+    expect(svc.maxInFlight).toBe(3);
+    expect(limiter.maxActive).toBe(3);
+  });
+
+  test('the concurrent walk requests every window once, whatever the completion order', async () => {
+    // Earlier pages answer slower than later ones.
+    const svc = await service({ total: 4000, fault: (r) => ({ delayMs: Math.max(0, 40 - r.offset / 100) }) });
+    const out = await fetchReport(client(svc.url, { limiter: new Limiter(8) }), req());
+    expect(out.complete).toBe(true);
+    expect(seqs(out)).toEqual(range(0, 4000));
+    expect(requestedWindows(svc)).toHaveLength(8);
+  });
+});
+
+describe('done-when figure: 10,000 records in pages of 500, 20 ms latency per page', () => {
+  test('concurrency 4 and concurrency 1 (sequential), both timed in the same run', async () => {
+    const timeOne = async (concurrency: number) => {
+      const svc = await service({ total: 10_000, latencyMs: 20 });
+      const limiter = new Limiter(concurrency);
+      const c = client(svc.url, { limiter });
+      const started = performance.now();
+      const out = await fetchReport(c, req());
+      const ms = performance.now() - started;
+      expect(out).toMatchObject({ totalRecords: 10_000, complete: true, notes: [], requests: 20 });
+      expect(seqs(out)).toEqual(range(0, 10_000));
+      expect(requestedWindows(svc)).toHaveLength(20);
+      expect(svc.requests.every((r) => r.signatureOk)).toBe(true);
+      expect(svc.maxInFlight).toBe(concurrency);
+      return ms;
+    };
+    // A warm-up run so neither timed run pays for first-use costs (JIT, connection setup code).
+    await timeOne(4);
+    const concurrent = await timeOne(4);
+    const sequential = await timeOne(1);
+    console.error(
+      `[paging figure] 10,000 records, 20 pages of 500, 20 ms latency: concurrency 4 ${concurrent.toFixed(0)} ms; ` +
+        `concurrency 1 ${sequential.toFixed(0)} ms (ratio ${(sequential / concurrent).toFixed(2)})`,
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import { Limiter } from '../../src/upstream/limiter.js';
+import { ReportsError } from '../../src/errors.js';
+import { rejection } from './harness.js';
+
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+
+function gate() {
+  let open!: () => void;
+  const p = new Promise<void>((r) => (open = r));
+  return { p, open };
+}
+
+describe('Limiter', () => {
+  test('refuses a limit below 1 or not an integer', () => {
+    expect(() => new Limiter(0)).toThrow('Limiter limit must be an integer >= 1, got 0');
+    expect(() => new Limiter(1.5)).toThrow(RangeError);
+  });
+
+  test('never more than `limit` tasks at once, first come first served, maxActive recorded', async () => {
+    const limiter = new Limiter(2);
+    const gates = [gate(), gate(), gate(), gate()];
+    const started: number[] = [];
+    const runs = gates.map((g, i) => limiter.run(async () => {
+      started.push(i);
+      await g.p;
+      return i;
+    }));
+    await tick();
+    expect(started).toEqual([0, 1]);
+    expect(limiter.inFlight).toBe(2);
+    gates[1].open();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].open();
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    gates[2].open();
+    gates[3].open();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3]);
+    expect(limiter.maxActive).toBe(2);
+    expect(limiter.inFlight).toBe(0);
+  });
+
+  test('a failing task releases its slot', async () => {
+    const limiter = new Limiter(1);
+    await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    expect(await limiter.run(async () => 'next')).toBe('next');
+    expect(limiter.inFlight).toBe(0);
+  });
+
+  test('an abort while waiting leaves the queue without running; an aborted signal never starts', async () => {
+    const limiter = new Limiter(1);
+    const g = gate();
+    const holder = limiter.run(() => g.p);
+    const controller = new AbortController();
+    let ran = false;
+    const waiter = limiter.run(async () => { ran = true; }, controller.signal);
+    controller.abort();
+    const err = await rejection(waiter);
+    expect(err).toBeInstanceOf(ReportsError);
+    expect(err.kind).toBe('cancelled');
+    g.open();
+    await holder;
+    expect(ran).toBe(false);
+    expect(limiter.inFlight).toBe(0);
+    expect((await rejection(limiter.run(async () => 1, controller.signal))).kind).toBe('cancelled');
+  });
+});
