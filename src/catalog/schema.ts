@@ -15,7 +15,8 @@ import type { ParamSpec, TransactionDef } from './types.js';
 export const CONTROL_NAMES = ['maxRecords', 'fields', 'rowLimit'] as const;
 export const FREE_FORM_NAME = 'parameters';
 export const DEFAULT_ROW_LIMIT = 20;
-export const MAX_ROW_LIMIT = 200;
+/** Rows asked for beyond what fits are cut by the renderer at its token ceiling, with a count. */
+export const MAX_ROW_LIMIT = 100_000;
 
 export type InputSchema = z.ZodObject<Record<string, z.ZodType>, z.core.$strict>;
 
@@ -81,7 +82,7 @@ function controlSchemas(): Record<(typeof CONTROL_NAMES)[number], z.ZodType> {
       .max(MAX_ROW_LIMIT, { error: rowError, abort: true })
       .refine(Number.isSafeInteger, { error: rowError })
       .optional()
-      .meta({ description: `Rows shown (default ${DEFAULT_ROW_LIMIT})`, type: 'integer' }),
+      .meta({ description: `Rows shown (default ${DEFAULT_ROW_LIMIT}; text is capped)`, type: 'integer' }),
   };
 }
 
