@@ -1,1 +1,74 @@
-export {};
+#!/usr/bin/env node
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError, VARIABLES, loadConfig, secretsOf } from './config.js';
+import { stderrLogger } from './log.js';
+import { createRuntime } from './server/runtime.js';
+import { createServer } from './server/create-server.js';
+
+/**
+ * CLI: argv + env -> config -> runtime -> MCP server on stdio. stdout carries only the
+ * protocol; everything else goes to stderr. Exits cleanly when stdin closes or on
+ * SIGTERM/SIGINT.
+ */
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig(process.env, process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) process.stderr.write(`travel-reports-mcp: ${line}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (loaded.help) {
+    process.stderr.write(usage());
+    return;
+  }
+  const { config } = loaded;
+  const log = stderrLogger(secretsOf(config));
+  if (config.http) {
+    log('--http (Streamable HTTP) is not available yet in this version; use stdio.');
+    process.exit(2);
+  }
+  const rt = await createRuntime(config, { log });
+  const server = createServer(rt);
+  const transport = new StdioServerTransport();
+
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    log(`shutting down (${why})`);
+    await server.close().catch(() => {});
+    await rt.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.on('end', () => void shutdown('stdin closed'));
+  process.stdin.on('close', () => void shutdown('stdin closed'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // An upstream failure is a tool error, never a crash; anything else is logged, not fatal.
+  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));
+
+  await server.connect(transport);
+  log(`ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} concurrent requests, pages of ${config.pageSize}`);
+}
+
+function usage(): string {
+  const rows = VARIABLES.map((v) => `  --${v.flag.padEnd(22)} ${v.env.padEnd(30)} ${v.meaning}${v.default ? ` (default ${v.default})` : ''}`);
+  return [
+    'travel-reports-mcp: MCP server for a travel agency reporting service (stdio).',
+    '',
+    'Usage: travel-reports-mcp [--demo] [flags]',
+    'Each flag has an environment variable; the flag wins.',
+    '',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(`travel-reports-mcp: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

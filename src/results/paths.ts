@@ -1,0 +1,102 @@
+/**
+ * Dot paths into records (`Summary.RecordLocator`, `Passengers.LastName`) and the list of
+ * paths a result has, used to check the field names an assistant asks for.
+ */
+import { invalidInput } from '../errors.js';
+
+export type Getter = (record: Record<string, unknown>) => unknown;
+
+/**
+ * Reads a dot path. Through a list the path fans out: `Passengers.LastName` gives the list of
+ * every passenger's LastName (one level flattened), so filters match "any passenger".
+ */
+export function compilePath(path: string): Getter {
+  const parts = path.split('.');
+  if (parts.length === 1) return (r) => r[path];
+  return (r) => (path in r ? r[path] : walk(r, parts, 0));
+}
+
+function walk(value: unknown, parts: string[], i: number): unknown {
+  if (i === parts.length) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const el of value) {
+      const v = walk(el, parts, i);
+      if (Array.isArray(v)) out.push(...v);
+      else if (v !== undefined) out.push(v);
+    }
+    return out;
+  }
+  if (value !== null && typeof value === 'object') {
+    return walk((value as Record<string, unknown>)[parts[i]], parts, i + 1);
+  }
+  return undefined;
+}
+
+export function getPath(record: Record<string, unknown>, path: string): unknown {
+  return compilePath(path)(record);
+}
+
+const MAX_DEPTH = 4;
+const cache = new WeakMap<readonly object[], { length: number; paths: string[] }>();
+
+/** Every field path present in the records (top level, nested objects, fields of list items),
+ *  in first-seen order. Cached per records array while its length is unchanged. */
+export function collectPaths(records: readonly Record<string, unknown>[]): string[] {
+  const hit = cache.get(records);
+  if (hit && hit.length === records.length) return hit.paths;
+  const seen = new Set<string>();
+  for (const r of records) addPaths(r, '', 1, seen);
+  const paths = [...seen];
+  cache.set(records, { length: records.length, paths });
+  return paths;
+}
+
+function addPaths(obj: Record<string, unknown>, prefix: string, depth: number, seen: Set<string>): void {
+  for (const key in obj) {
+    const path = prefix + key;
+    seen.add(path);
+    if (depth >= MAX_DEPTH) continue;
+    const v = obj[key];
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const el of v) {
+        if (el !== null && typeof el === 'object' && !Array.isArray(el)) {
+          addPaths(el as Record<string, unknown>, `${path}.`, depth + 1, seen);
+        }
+      }
+    } else {
+      addPaths(v as Record<string, unknown>, `${path}.`, depth + 1, seen);
+    }
+  }
+}
+
+/**
+ * The path as the records spell it: exact, else the one path equal ignoring case.
+ * Otherwise an invalid_input error that names the field and lists the fields that exist.
+ */
+export function resolveField(name: string, known: readonly string[], param: string): string {
+  if (known.includes(name)) return name;
+  const lower = name.toLowerCase();
+  const same = known.filter((k) => k.toLowerCase() === lower);
+  if (same.length === 1) return same[0];
+  throw unknownField(name, known, param);
+}
+
+function unknownField(name: string, known: readonly string[], param: string) {
+  const lower = name.toLowerCase();
+  const leaf = lower.slice(lower.lastIndexOf('.') + 1);
+  const close = known.filter((k) => {
+    const kl = k.toLowerCase();
+    return kl === lower || kl.endsWith(`.${leaf}`) || (leaf.length >= 3 && kl.includes(leaf));
+  });
+  const shown = known.slice(0, 80).join(', ') + (known.length > 80 ? `, … (+${known.length - 80} more)` : '');
+  const hint = close.length ? ` Did you mean ${close.slice(0, 5).map((c) => `'${c}'`).join(' or ')}?` : '';
+  return invalidInput(
+    param,
+    name,
+    known.length
+      ? `is not a field of this result.${hint} Fields (dot paths reach nested objects and list items): ${shown}.`
+      : 'cannot be used: this result holds no records.',
+  );
+}

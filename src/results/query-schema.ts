@@ -1,0 +1,65 @@
+/**
+ * The input of the query_report tool (CONTRACT.md section 5), as zod shapes the server
+ * registers directly. Descriptions are read by the model on every tools/list: keep them short.
+ */
+import { z } from 'zod';
+
+export const QUERY_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
+export const AGGREGATE_FNS = ['count', 'sum', 'avg', 'min', 'max', 'countDistinct'] as const;
+export const DEFAULT_QUERY_LIMIT = 50;
+export const MAX_QUERY_LIMIT = 1000;
+
+export type QueryOp = (typeof QUERY_OPS)[number];
+export type AggregateFn = (typeof AGGREGATE_FNS)[number];
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const whereSchema = z.object({
+  field: z.string().min(1).describe('Field name; dot path for nested (Summary.RecordLocator; Passengers.LastName = any passenger).'),
+  op: z
+    .enum(QUERY_OPS)
+    .describe(
+      'eq/ne: text ignores case and outer spaces, numeric text compares as numbers; ' +
+        'lt/lte/gt/gte: numbers, dates, else text; in: value is a list; ' +
+        'contains/startsWith: text, ignoring case (on a list: any item); exists: value true/false.',
+    ),
+  value: z
+    .union([scalar, z.array(scalar)])
+    .optional()
+    .describe(
+      "Compared value. Dates: 'YYYY-MM-DD' or 'YYYYMMDD' = that calendar day as the record writes it; full ISO = an instant.",
+    ),
+});
+
+export const aggregateSchema = z.object({
+  fn: z.enum(AGGREGATE_FNS).describe('Output key is fn_field (sum_FOPFare) or count.'),
+  field: z.string().optional().describe('Field to aggregate; omit for count of records.'),
+});
+
+export const orderSchema = z.object({
+  field: z.string().min(1).describe('A field; with groupBy a groupBy field, count or an aggregate key (sum_FOPFare).'),
+  direction: z.enum(['asc', 'desc']).optional().describe('Default asc for fields, desc for count/aggregates.'),
+});
+
+export const queryArgsShape = {
+  resultId: z.string().min(1).describe('resultId of a report result (held for a while; rerun the report if gone).'),
+  where: z.array(whereSchema).optional().describe('Filters; all must hold.'),
+  groupBy: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Group by these fields; add ':day' or ':month' to a date field. Returns groups, not rows."),
+  aggregates: z
+    .array(aggregateSchema)
+    .optional()
+    .describe('Per group (or over all matches if no groupBy): count, sum, avg, min, max, countDistinct.'),
+  orderBy: z.array(orderSchema).optional().describe('Sort keys in order. Groups default to count desc; rows to upstream order.'),
+  fields: z.array(z.string().min(1)).optional().describe('Columns of the returned rows (default: whole records).'),
+  offset: z.number().int().min(0).optional().describe('Rows or groups to skip; pass nextOffset to page.'),
+  limit: z.number().int().min(1).optional().describe(`Rows or groups to return (default ${DEFAULT_QUERY_LIMIT}, max ${MAX_QUERY_LIMIT}).`),
+};
+
+export const queryArgsSchema = z.object(queryArgsShape);
+
+/** What runQuery needs (resultId is the server's business). */
+export type QueryArgs = Omit<z.infer<typeof queryArgsSchema>, 'resultId'>;
+export type WhereClause = z.infer<typeof whereSchema>;

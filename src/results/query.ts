@@ -1,0 +1,389 @@
+/**
+ * query_report over held records (CONTRACT.md section 5): filter, group, aggregate, sort and
+ * page without calling the service.
+ *
+ * Comparison rules (also stated in query-schema.ts for the model):
+ * - eq/ne/in on text ignore case and surrounding spaces ('acme' finds 'ACME'): assistants
+ *   rarely know the service's casing, and a silent zero is the worst answer. Grouping is exact.
+ * - Numbers and numeric strings ('123.45') compare as numbers.
+ * - A record date (ISO) against 'YYYY-MM-DD' / 'YYYYMMDD' compares the calendar day as the
+ *   record writes it (its own offset: a 23:30-05:00 departure is on that day); against a full
+ *   ISO value it compares instants.
+ * - A value reached through a list (`Passengers.LastName`) matches when any item does;
+ *   ne is "not eq", so empty values satisfy ne.
+ */
+import { invalidInput } from '../errors.js';
+import { collectPaths, compilePath, resolveField, type Getter } from './paths.js';
+import {
+  DEFAULT_QUERY_LIMIT,
+  MAX_QUERY_LIMIT,
+  type AggregateFn,
+  type QueryArgs,
+  type WhereClause,
+} from './query-schema.js';
+import {
+  decimalsOf,
+  isEmpty,
+  isIsoDate,
+  parseQueryDate,
+  roundTo,
+  scalarText,
+  toBoolean,
+  toInstant,
+  toNumber,
+} from './values.js';
+
+type Row = Record<string, unknown>;
+
+export interface QueryGroup {
+  /** The group's value of each groupBy field (null when empty). */
+  key: Record<string, unknown>;
+  /** Records in the group. */
+  count: number;
+  /** Aggregates by name: sum_FOPFare, avg_FOPFare, min_X, max_X, countDistinct_X, count_X. */
+  [aggregate: string]: unknown;
+}
+
+export interface QueryOutput {
+  /** Records that satisfy `where`. */
+  matched: number;
+  offset: number;
+  limit: number;
+  /** Offset of the next page of rows/groups, null when this is the last. */
+  nextOffset: number | null;
+  rows?: Row[];
+  groups?: QueryGroup[];
+  /** Groups in all (with groupBy/aggregates). */
+  groupCount?: number;
+}
+
+export function runQuery(records: readonly Row[], args: QueryArgs): QueryOutput {
+  // With no records there is nothing to check field names against; everything matches nothing.
+  const known = records.length ? collectPaths(records) : null;
+  const field = (name: string, param: string) => (known ? resolveField(name, known, param) : name);
+
+  const offset = Math.max(0, Math.floor(args.offset ?? 0));
+  const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
+  const preds = (args.where ?? []).map((w, i) => predicate(w, i, field));
+  const matched = preds.length ? records.filter((r) => preds.every((p) => p(r))) : [...records];
+
+  if (args.groupBy?.length || args.aggregates?.length) {
+    return grouped(matched, args, field, offset, limit);
+  }
+
+  const orders = (args.orderBy ?? []).map((o, i) => ({
+    get: compilePath(field(o.field, `orderBy[${i}].field`)),
+    desc: o.direction === 'desc',
+  }));
+  const sorted = orders.length ? sortBy(matched, orders) : matched;
+  const page = sorted.slice(offset, offset + limit);
+  let rows: Row[] = page;
+  if (args.fields?.length) {
+    const cols = args.fields.map((f, i) => field(f, `fields[${i}]`));
+    const getters = cols.map(compilePath);
+    rows = page.map((r) => Object.fromEntries(cols.map((c, j) => [c, getters[j](r) ?? null])));
+  }
+  return { matched: matched.length, offset, limit, nextOffset: next(offset, limit, sorted.length), rows };
+}
+
+function next(offset: number, limit: number, total: number): number | null {
+  return offset + limit < total ? offset + limit : null;
+}
+
+// ---------- where ----------
+
+interface Prepared {
+  raw: unknown;
+  text: string;
+  num?: number;
+  date?: { day: string } | { instant: number };
+  bool?: boolean;
+}
+
+function prepare(value: unknown): Prepared {
+  return {
+    raw: value,
+    text: scalarText(value).trim().toLowerCase(),
+    num: toNumber(typeof value === 'string' ? value.trim() : value),
+    date: parseQueryDate(value),
+    bool: toBoolean(value),
+  };
+}
+
+/** Order of a record value against a query value; undefined when they cannot be ordered. */
+function compare(v: unknown, q: Prepared): number | undefined {
+  if (typeof v === 'boolean' || typeof q.raw === 'boolean') {
+    const b = toBoolean(v);
+    if (b === undefined || q.bool === undefined) return undefined;
+    return b === q.bool ? 0 : b ? 1 : -1;
+  }
+  if (q.date && isIsoDate(v)) {
+    if ('day' in q.date) {
+      const day = v.slice(0, 10);
+      return day < q.date.day ? -1 : day > q.date.day ? 1 : 0;
+    }
+    return sign((toInstant(v) as number) - q.date.instant);
+  }
+  if (q.num !== undefined) {
+    const n = toNumber(typeof v === 'string' ? v.trim() : v);
+    if (n !== undefined) return sign(n - q.num);
+  }
+  if (typeof v === 'object') return undefined;
+  const t = scalarText(v).trim().toLowerCase();
+  return t < q.text ? -1 : t > q.text ? 1 : 0;
+}
+
+function sign(n: number): number {
+  return n < 0 ? -1 : n > 0 ? 1 : 0;
+}
+
+function items(v: unknown): unknown[] {
+  const list = Array.isArray(v) ? v : [v];
+  return list.filter((x) => !isEmpty(x));
+}
+
+function predicate(w: WhereClause, i: number, field: (n: string, p: string) => string): (r: Row) => boolean {
+  const get = compilePath(field(w.field, `where[${i}].field`));
+  const param = `where[${i}].value`;
+  const { op, value } = w;
+  if (op === 'exists') {
+    const want = value === undefined ? true : toBoolean(value);
+    if (want === undefined) throw invalidInput(param, value, "must be true or false for op 'exists'");
+    return (r) => items(get(r)).length > 0 === want;
+  }
+  if (value === undefined) throw invalidInput(param, value, `is required for op '${op}'`);
+  if (op === 'in') {
+    const list = (Array.isArray(value) ? value : [value]).map(prepare);
+    return (r) => items(get(r)).some((v) => list.some((q) => compare(v, q) === 0));
+  }
+  if (Array.isArray(value)) throw invalidInput(param, value, `must be a single value for op '${op}' (use op 'in' for a list)`);
+  const q = prepare(value);
+  const test = (ok: (c: number) => boolean) => (r: Row) =>
+    items(get(r)).some((v) => {
+      const c = compare(v, q);
+      return c !== undefined && ok(c);
+    });
+  switch (op) {
+    case 'eq':
+      return test((c) => c === 0);
+    case 'ne': {
+      const eq = test((c) => c === 0);
+      return (r) => !eq(r);
+    }
+    case 'lt':
+      return test((c) => c < 0);
+    case 'lte':
+      return test((c) => c <= 0);
+    case 'gt':
+      return test((c) => c > 0);
+    case 'gte':
+      return test((c) => c >= 0);
+    case 'contains':
+      return (r) => items(get(r)).some((v) => scalarText(v).toLowerCase().includes(q.text));
+    case 'startsWith':
+      return (r) => items(get(r)).some((v) => scalarText(v).trimStart().toLowerCase().startsWith(q.text));
+  }
+}
+
+// ---------- sorting ----------
+
+/** Sort key: rank orders kinds (numbers, dates, text, empty last), then the value. */
+interface SortKey {
+  rank: number;
+  n: number;
+  s: string;
+}
+
+function sortKey(v: unknown): SortKey {
+  const x = Array.isArray(v) ? v.find((e) => !isEmpty(e)) : v;
+  if (isEmpty(x)) return { rank: 3, n: 0, s: '' };
+  const n = toNumber(x);
+  if (n !== undefined) return { rank: 0, n, s: '' };
+  const t = toInstant(x);
+  if (t !== undefined) return { rank: 1, n: t, s: '' };
+  return { rank: 2, n: 0, s: scalarText(x).toLowerCase() };
+}
+
+function compareKeys(a: SortKey, b: SortKey, desc: boolean): number {
+  if (a.rank !== b.rank) return a.rank === 3 ? 1 : b.rank === 3 ? -1 : a.rank - b.rank;
+  if (a.rank === 3) return 0;
+  const c = a.rank === 2 ? (a.s < b.s ? -1 : a.s > b.s ? 1 : 0) : a.n - b.n;
+  return desc ? -c : c;
+}
+
+/** Stable sort; empty values last in either direction. */
+function sortBy<T>(list: readonly T[], orders: { get: (x: T) => unknown; desc: boolean }[]): T[] {
+  const keyed = list.map((item, i) => ({ item, i, keys: orders.map((o) => sortKey(o.get(item))) }));
+  keyed.sort((a, b) => {
+    for (let k = 0; k < orders.length; k++) {
+      const c = compareKeys(a.keys[k], b.keys[k], orders[k].desc);
+      if (c !== 0) return c;
+    }
+    return a.i - b.i;
+  });
+  return keyed.map((k) => k.item);
+}
+
+// ---------- groups ----------
+
+const DATE_PART = /^(.+):(day|month|year)$/i;
+const PART_LENGTH = { day: 10, month: 7, year: 4 } as const;
+
+interface AggSpec {
+  name: string;
+  fn: AggregateFn;
+  get?: Getter;
+}
+
+class AggState {
+  n = 0;
+  sum = 0;
+  numeric = 0;
+  decimals = 0;
+  distinct?: Set<string>;
+  best?: SortKey & { value: unknown };
+}
+
+function grouped(
+  matched: readonly Row[],
+  args: QueryArgs,
+  field: (n: string, p: string) => string,
+  offset: number,
+  limit: number,
+): QueryOutput {
+  const keys = (args.groupBy ?? []).map((spec, i) => {
+    const m = DATE_PART.exec(spec);
+    const path = field(m ? m[1] : spec, `groupBy[${i}]`);
+    const part = m ? PART_LENGTH[m[2].toLowerCase() as keyof typeof PART_LENGTH] : 0;
+    return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get: compilePath(path), part };
+  });
+
+  const aggs: AggSpec[] = [];
+  for (const [i, a] of (args.aggregates ?? []).entries()) {
+    if (a.field === undefined) {
+      if (a.fn !== 'count') throw invalidInput(`aggregates[${i}].field`, undefined, `is required for fn '${a.fn}'`);
+      continue; // count of records is always there
+    }
+    const path = field(a.field, `aggregates[${i}].field`);
+    const name = `${a.fn}_${path}`;
+    if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path) });
+  }
+
+  const groups = new Map<string, { key: Record<string, unknown>; count: number; states: AggState[] }>();
+  for (const r of matched) {
+    const values = keys.map((k) => groupValue(k.get(r), k.part));
+    const id = keys.length ? JSON.stringify(values) : '';
+    let g = groups.get(id);
+    if (!g) {
+      g = { key: Object.fromEntries(keys.map((k, j) => [k.name, values[j]])), count: 0, states: aggs.map(() => new AggState()) };
+      groups.set(id, g);
+    }
+    g.count++;
+    aggs.forEach((a, j) => accumulate(g.states[j], a.fn, items(a.get!(r))));
+  }
+  if (!keys.length && !groups.size) groups.set('', { key: {}, count: 0, states: aggs.map(() => new AggState()) });
+
+  const out: QueryGroup[] = [...groups.values()].map((g) => {
+    const row: QueryGroup = { key: g.key, count: g.count };
+    aggs.forEach((a, j) => (row[a.name] = finish(g.states[j], a.fn)));
+    return row;
+  });
+
+  const orderSpecs = args.orderBy?.length
+    ? args.orderBy.map((o, i) => groupOrder(o.field, o.direction, i, keys.map((k) => k.name), aggs, field))
+    : [{ get: (g: QueryGroup) => g.count, desc: true }];
+  // Ties fall back to the key values, so the order is the same on every call.
+  for (const k of keys) orderSpecs.push({ get: (g: QueryGroup) => g.key[k.name], desc: false });
+  const sorted = sortBy(out, orderSpecs);
+  return {
+    matched: matched.length,
+    offset,
+    limit,
+    nextOffset: next(offset, limit, sorted.length),
+    groups: sorted.slice(offset, offset + limit),
+    groupCount: sorted.length,
+  };
+}
+
+function groupValue(v: unknown, part: number): unknown {
+  if (isEmpty(v)) return null;
+  if (part && isIsoDate(v)) return v.slice(0, part);
+  if (Array.isArray(v)) return v.map(scalarText).join(', ');
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+}
+
+function groupOrder(
+  name: string,
+  direction: 'asc' | 'desc' | undefined,
+  i: number,
+  keyNames: string[],
+  aggs: AggSpec[],
+  field: (n: string, p: string) => string,
+): { get: (g: QueryGroup) => unknown; desc: boolean } {
+  const lower = name.toLowerCase();
+  const key = keyNames.find((k) => k.toLowerCase() === lower);
+  if (key) return { get: (g) => g.key[key], desc: direction === 'desc' };
+  if (lower === 'count') return { get: (g) => g.count, desc: direction !== 'asc' };
+  let agg = aggs.find((a) => a.name.toLowerCase() === lower);
+  if (!agg) {
+    // 'sum_fopfare' written with the field's other casing: resolve the field part.
+    const m = /^([a-z]+)_(.+)$/i.exec(name);
+    if (m) {
+      const resolved = `${m[1]}_${field(m[2], `orderBy[${i}].field`)}`.toLowerCase();
+      agg = aggs.find((a) => a.name.toLowerCase() === resolved);
+    }
+  }
+  if (agg) {
+    const aggName = agg.name;
+    return { get: (g) => g[aggName], desc: direction !== 'asc' };
+  }
+  const choices = [...keyNames, 'count', ...aggs.map((a) => a.name)].map((c) => `'${c}'`).join(', ');
+  throw invalidInput(`orderBy[${i}].field`, name, `must name a groupBy field, count or an aggregate when grouping: ${choices}`);
+}
+
+function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {
+  for (const v of values) {
+    s.n++;
+    switch (fn) {
+      case 'sum':
+      case 'avg': {
+        const n = toNumber(v);
+        if (n !== undefined) {
+          s.sum += n;
+          s.numeric++;
+          s.decimals = Math.max(s.decimals, decimalsOf(v));
+        }
+        break;
+      }
+      case 'countDistinct':
+        (s.distinct ??= new Set()).add(scalarText(v));
+        break;
+      case 'min':
+      case 'max': {
+        const k = sortKey(v);
+        if (!s.best) s.best = { ...k, value: v };
+        else {
+          const c = compareKeys(k, s.best, false);
+          if (fn === 'min' ? c < 0 : c > 0) s.best = { ...k, value: v };
+        }
+        break;
+      }
+    }
+  }
+}
+
+function finish(s: AggState, fn: AggregateFn): unknown {
+  switch (fn) {
+    case 'count':
+      return s.n;
+    case 'sum':
+      return s.numeric ? roundTo(s.sum, s.decimals) : null;
+    case 'avg':
+      return s.numeric ? roundTo(s.sum / s.numeric, s.decimals + 2) : null;
+    case 'countDistinct':
+      return s.distinct?.size ?? 0;
+    case 'min':
+    case 'max':
+      return s.best ? (s.best.rank === 0 ? s.best.n : s.best.value) : null;
+  }
+}

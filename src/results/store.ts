@@ -1,0 +1,192 @@
+/**
+ * Results held in memory under an unguessable id, so query_report, continue_report and
+ * resources/read can work on them without calling the service again. Bounded two ways: a byte
+ * budget (least recently used dropped first) and a TTL counted from the last use.
+ */
+import { randomBytes } from 'node:crypto';
+import { ReportsError } from '../errors.js';
+import { summarize, type Summary } from './summarize.js';
+import type { Interval } from '../upstream/paging.js';
+
+export interface StoredResult {
+  id: string;
+  /** Tool name of the report. */
+  report: string;
+  source: 'live' | 'demo';
+  /** The upstream parameters actually sent. */
+  query: Record<string, string>;
+  totalRecords: number | null;
+  complete: boolean;
+  notes: string[];
+  /** All fetched records, in upstream order. */
+  records: Record<string, unknown>[];
+  /** The record ranges [offset, offset + count) held, in order; `records` is their
+   *  concatenation. continue_report fetches what lies between them. */
+  held: Interval[];
+  createdAt: number;
+  updatedAt: number;
+  /** Approximate size of the records as JSON. */
+  bytes: number;
+  /** Profile of `records`, recomputed whenever they change. */
+  summary?: Summary;
+}
+
+export type NewResult = Omit<StoredResult, 'id' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'>;
+export type ResultPatch = Partial<NewResult>;
+
+/** 'budget': least recently used, dropped to make room; 'expired': unused for ttlMs. */
+export type EvictionReason = 'budget' | 'expired';
+
+export interface ResultStoreOptions {
+  /** Byte budget for all held results (default 256 MB). */
+  maxBytes?: number;
+  /** Time a result is kept after its last use (default 1 hour). */
+  ttlMs?: number;
+  now?: () => number;
+  /** Called for every result dropped (for a log line). */
+  onEvict?: (result: StoredResult, reason: EvictionReason) => void;
+}
+
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_TTL_MS = 60 * 60 * 1000;
+
+interface Entry {
+  result: StoredResult;
+  lastUsed: number;
+}
+
+export class ResultStore {
+  readonly maxBytes: number;
+  readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly onEvict?: (result: StoredResult, reason: EvictionReason) => void;
+  /** Map order is recency order: least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  private totalBytes = 0;
+
+  constructor(options: ResultStoreOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.now = options.now ?? Date.now;
+    this.onEvict = options.onEvict;
+  }
+
+  put(input: NewResult): StoredResult {
+    this.dropExpired();
+    const now = this.now();
+    const result: StoredResult = {
+      ...input,
+      id: `r_${randomBytes(12).toString('base64url')}`,
+      createdAt: now,
+      updatedAt: now,
+      bytes: estimateBytes(input.records),
+      summary: summarize(input.records),
+    };
+    this.entries.set(result.id, { result, lastUsed: now });
+    this.totalBytes += result.bytes;
+    this.fitBudget(result.id);
+    return result;
+  }
+
+  /** The result, marked as just used. Throws not_found when unknown, expired or evicted. */
+  get(id: string): StoredResult {
+    this.dropExpired();
+    const entry = this.entries.get(id);
+    if (!entry) throw this.notFound(id);
+    this.touch(id, entry);
+    return entry.result;
+  }
+
+  /** Replaces the given properties; records changes recompute bytes and summary. */
+  update(id: string, patch: ResultPatch): StoredResult {
+    const old = this.get(id);
+    const now = this.now();
+    const result: StoredResult = { ...old, ...patch, id, createdAt: old.createdAt, updatedAt: now };
+    if (patch.records) {
+      result.bytes = estimateBytes(patch.records);
+      result.summary = summarize(patch.records);
+    }
+    this.entries.set(id, { result, lastUsed: now });
+    this.totalBytes += result.bytes - old.bytes;
+    this.fitBudget(id);
+    return result;
+  }
+
+  /** Held results, most recently created or updated first. */
+  list(): StoredResult[] {
+    this.dropExpired();
+    return [...this.entries.values()].map((e) => e.result).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  delete(id: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    this.entries.delete(id);
+    this.totalBytes -= entry.result.bytes;
+    return true;
+  }
+
+  /** Bytes currently held (sum of the results' estimates). */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private touch(id: string, entry: Entry): void {
+    entry.lastUsed = this.now();
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+  }
+
+  private dropExpired(): void {
+    const cutoff = this.now() - this.ttlMs;
+    for (const [id, e] of this.entries) {
+      if (e.lastUsed <= cutoff) this.evict(id, 'expired');
+    }
+  }
+
+  /** Drops least recently used results until within budget; `keep` stays even if alone too big. */
+  private fitBudget(keep: string): void {
+    for (const id of this.entries.keys()) {
+      if (this.totalBytes <= this.maxBytes) return;
+      if (id !== keep) this.evict(id, 'budget');
+    }
+  }
+
+  private evict(id: string, reason: EvictionReason): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    this.delete(id);
+    this.onEvict?.(e.result, reason);
+  }
+
+  private notFound(id: string): ReportsError {
+    const ttl = this.ttlMs >= 60_000 ? `${Math.round(this.ttlMs / 60_000)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
+    return new ReportsError(
+      'not_found',
+      `No result '${id}' is held. Results expire ${ttl} after their last use, and the ` +
+        `least recently used are evicted when memory runs short. Run the report again for a new resultId.`,
+    );
+  }
+}
+
+/** JSON length of the records; over 500 records, scaled from one record in each of 500 equal
+ *  slices (at a jittered position, so periodic data does not bias the sample). */
+export function estimateBytes(records: readonly unknown[]): number {
+  const n = records.length;
+  const size = (r: unknown) => JSON.stringify(r)?.length ?? 4;
+  let chars = 0;
+  if (n <= SAMPLE) {
+    for (const r of records) chars += size(r);
+    return chars + n + 1;
+  }
+  const slice = n / SAMPLE;
+  for (let k = 0; k < SAMPLE; k++) chars += size(records[Math.floor((k + ((k * GOLDEN) % 1)) * slice)]);
+  return Math.ceil((chars / SAMPLE) * n) + n + 1;
+}
+
+const SAMPLE = 500;
+const GOLDEN = 0.6180339887498949;

@@ -1,0 +1,114 @@
+/**
+ * How record values are read by the profile, the query engine and the renderer, so that all
+ * three agree on what is empty, what is a number and what is a date.
+ */
+
+/** Missing, null, '' or an empty list: counted as "empty" everywhere. */
+export function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+// No leading zeros ('0012' is a code, not twelve), no exponent, no thousands separators.
+const NUMERIC = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** The number a value holds (a JS number, or a numeric string like '123.45'), else undefined. */
+export function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
+  return undefined;
+}
+
+/** Digits after the decimal point of a numeric string or number (to round sums exactly). */
+export function decimalsOf(value: unknown): number {
+  const s = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const dot = s.indexOf('.');
+  return dot < 0 || /e/i.test(s) ? 0 : s.length - dot - 1;
+}
+
+export function roundTo(value: number, decimals: number): number {
+  const d = Math.min(decimals, 10);
+  const f = 10 ** d;
+  return Math.round(value * f) / f;
+}
+
+// ISO 8601 as the decoder writes it (…Z or …±hh:mm), also date-only and offset-less forms.
+const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Milliseconds of an ISO date/datetime string; date-only and offset-less forms read as UTC. */
+export function toInstant(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value.length < 10) return undefined;
+  const m = ISO.exec(value);
+  if (!m) return undefined;
+  const [, day, time, zone] = m;
+  let text = time ? `${day}T${time}` : `${day}T00:00`;
+  if (!zone || zone === 'Z') text += 'Z';
+  else text += zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function isIsoDate(value: unknown): value is string {
+  return typeof value === 'string' && value.length >= 10 && ISO.test(value);
+}
+
+/** A query value as a date: 'YYYY-MM-DD' or 'YYYYMMDD' (a calendar day) or a full ISO instant. */
+export function parseQueryDate(value: unknown): { day: string } | { instant: number } | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const s = String(value).trim();
+  let m = /^(\d{4})(\d{2})(\d{2})$/.exec(s) ?? /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (m) {
+    const day = `${m[1]}-${m[2]}-${m[3]}`;
+    return toInstant(day) === undefined ? undefined : { day };
+  }
+  if (!s.includes('T') && !s.includes(' ')) return undefined;
+  const instant = toInstant(s);
+  return instant === undefined ? undefined : { instant };
+}
+
+/** Booleans as the service writes them: true/false, or the strings 'true'/'false'. */
+export function toBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const s = value.trim().toLowerCase();
+    if (s === 'true') return true;
+    if (s === 'false') return false;
+  }
+  return undefined;
+}
+
+/** Scalars as text for keys and cells; objects and lists as JSON. */
+export function scalarText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** Identifier-like names: numeric values there are labels (no min/max/sum). */
+export const ID_LIKE = /(?:id|ref|nbr|number|code|locator|guid|iata|pcc)$/i;
+/** Amount-like names: numeric fields there get a sum. */
+export const AMOUNT_LIKE = /fare|tax|amt|amount|rate|value|nights|total|credit|tonnage|km/i;
+
+export function isAmountField(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('.') + 1);
+  return AMOUNT_LIKE.test(name) && !ID_LIKE.test(name);
+}
+
+export function isIdField(path: string): boolean {
+  return ID_LIKE.test(path.slice(path.lastIndexOf('.') + 1));
+}
+
+const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+/** 1234567.891 -> '1,234,567.891'. */
+export function formatNumber(n: number): string {
+  return INT.format(n);
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}

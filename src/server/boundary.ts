@@ -1,0 +1,37 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ReportsError, redact } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/**
+ * The one place where a thrown error becomes an MCP tool error (DESIGN.md example 3):
+ * handlers only throw; the assistant gets an `isError` result whose text says what went
+ * wrong and what to do next. Secrets are redacted once more on the way out.
+ */
+export function toolErrorResult(err: unknown, secrets: readonly string[], log: Logger, tool: string): CallToolResult {
+  let text: string;
+  if (err instanceof ReportsError) {
+    text = err.kind === 'invalid_input'
+      ? `Invalid argument for ${tool}: ${err.message} Nothing was sent to the service; correct the argument and call again.`
+      : `${tool} failed (${err.kind}): ${err.message}`;
+  } else {
+    const message = err instanceof Error ? err.message : String(err);
+    log(`unexpected error in ${tool}: ${err instanceof Error ? err.stack : message}`);
+    text = `${tool} failed with an internal error: ${message}. This is a bug in travel-reports-mcp; the details are in its log (stderr).`;
+  }
+  return { isError: true, content: [{ type: 'text', text: redact(text, secrets) }] };
+}
+
+export function guard<A extends unknown[]>(
+  tool: string,
+  secrets: readonly string[],
+  log: Logger,
+  handler: (...args: A) => Promise<CallToolResult>,
+): (...args: A) => Promise<CallToolResult> {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      return toolErrorResult(err, secrets, log, tool);
+    }
+  };
+}

@@ -1,0 +1,77 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { StoredResult } from '../results/store.js';
+import { summarize } from '../results/summarize.js';
+import { renderResultParts } from '../results/render.js';
+import { resultUri } from './resources.js';
+
+export interface PresentOptions {
+  rowLimit?: number;
+  fields?: string[];
+  /** Notes of this call on top of the result's own (e.g. a clamped maxRecords). */
+  extraNotes?: string[];
+}
+
+export const DEFAULT_ROW_LIMIT = 20;
+
+/**
+ * The result shape of CONTRACT.md section 5, for a report tool and continue_report alike:
+ * structuredContent with the exact summary and the first rows, text rendered within the
+ * token budget, and a resource_link to all records.
+ */
+export function presentReport(stored: StoredResult, opts: PresentOptions = {}): CallToolResult {
+  const summary = stored.summary ?? summarize(stored.records);
+  const notes = [...stored.notes, ...(opts.extraNotes ?? [])];
+  const resourceUri = resultUri(stored.id);
+  const rendered = renderResultParts(
+    {
+      report: stored.report,
+      source: stored.source,
+      query: stored.query,
+      totalRecords: stored.totalRecords,
+      fetchedRecords: stored.records.length,
+      complete: stored.complete,
+      notes,
+      resultId: stored.id,
+      resourceUri,
+      summary,
+      records: stored.records,
+    },
+    { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields: opts.fields },
+  );
+  const rows = stored.records.slice(0, rendered.rowsShown).map((r) => (opts.fields?.length ? project(r, opts.fields) : r));
+  return {
+    structuredContent: {
+      report: stored.report,
+      source: stored.source,
+      query: stored.query,
+      totalRecords: stored.totalRecords,
+      fetchedRecords: stored.records.length,
+      complete: stored.complete,
+      notes,
+      resultId: stored.id,
+      resourceUri,
+      summary: summary as unknown as Record<string, unknown>,
+      rows,
+    },
+    content: [
+      { type: 'text', text: rendered.text },
+      {
+        type: 'resource_link',
+        uri: resourceUri,
+        name: `${stored.report} ${stored.id}`,
+        mimeType: 'application/json',
+        description: `All ${stored.records.length} fetched records of ${stored.report} as a JSON array (append .csv for CSV).`,
+      },
+    ],
+  };
+}
+
+function project(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    let v: unknown = record;
+    for (const part of f.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    if (v !== undefined) out[f] = v;
+  }
+  return out;
+}

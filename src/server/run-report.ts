@@ -1,0 +1,94 @@
+import type { TransactionDef } from '../catalog/types.js';
+import { ReportsError } from '../errors.js';
+import { fetchReport, mergeIntervals, type FetchedPage, type Interval } from '../upstream/paging.js';
+import type { StoredResult } from '../results/store.js';
+import { createRedactor } from '../results/pii.js';
+import type { Runtime } from './runtime.js';
+
+export interface RunOptions {
+  maxRecords: number;
+  signal?: AbortSignal;
+  onProgress?: (fetched: number, total: number) => void;
+}
+
+/** Fetches a report (all pages, within cap and budget) and holds it under a new resultId. */
+export async function runReport(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions): Promise<StoredResult> {
+  const outcome = await fetchReport(rt.upstream, {
+    path: def.path,
+    query,
+    envelope: def.envelope,
+    pageSize: rt.config.pageSize,
+    maxRecords: opts.maxRecords,
+    budgetMs: rt.config.callBudgetMs,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  });
+  const redactRecord = createRedactor(rt.config.redactPii);
+  const records = outcome.pages.flatMap((p) => p.records).map(redactRecord);
+  return rt.store.put({
+    report: def.tool,
+    source: rt.source,
+    query,
+    totalRecords: outcome.totalRecords,
+    complete: outcome.complete,
+    notes: outcome.notes,
+    records,
+    held: intervalsOf(outcome.pages),
+  });
+}
+
+/**
+ * Fetches only what an incomplete result is missing (the gaps between held intervals, up to
+ * the cap) and updates the same resultId. Records stay in upstream order.
+ */
+export async function continueReport(rt: Runtime, def: TransactionDef, stored: StoredResult, opts: RunOptions): Promise<StoredResult> {
+  if (stored.complete) return stored;
+  if (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords) && stored.notes.length === 0) return stored;
+  const outcome = await fetchReport(rt.upstream, {
+    path: def.path,
+    query: stored.query,
+    envelope: def.envelope,
+    pageSize: rt.config.pageSize,
+    maxRecords: opts.maxRecords,
+    budgetMs: rt.config.callBudgetMs,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    held: { intervals: stored.held, totalRecords: stored.totalRecords },
+  });
+  const redactRecord = createRedactor(rt.config.redactPii);
+  const heldPages = splitHeld(stored.records, stored.held);
+  const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(redactRecord) }));
+  const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
+  const held = mergeIntervals(intervalsOf(pages));
+  const total = outcome.totalRecords;
+  const complete = outcome.complete && total !== null && coveredAll(held, total);
+  return rt.store.update(stored.id, {
+    records: pages.flatMap((p) => p.records),
+    held,
+    totalRecords: total,
+    complete,
+    notes: outcome.notes,
+  });
+}
+
+export function intervalsOf(pages: readonly FetchedPage[]): Interval[] {
+  return mergeIntervals(pages.map((p) => ({ offset: p.offset, count: p.records.length })));
+}
+
+function splitHeld(records: Record<string, unknown>[], held: readonly Interval[]): FetchedPage[] {
+  const out: FetchedPage[] = [];
+  let at = 0;
+  for (const h of held) {
+    out.push({ offset: h.offset, records: records.slice(at, at + h.count) });
+    at += h.count;
+  }
+  if (at !== records.length) {
+    throw new ReportsError('inconsistent', `The held result has ${records.length} records but its page map accounts for ${at}; run the report again.`);
+  }
+  return out;
+}
+
+function coveredAll(held: readonly Interval[], total: number): boolean {
+  const merged = mergeIntervals(held);
+  return total === 0 || (merged.length === 1 && merged[0].offset === 0 && merged[0].count >= total);
+}

@@ -1,0 +1,74 @@
+import type { Config } from '../config.js';
+import { secretsOf } from '../config.js';
+import { stderrLogger, type Logger } from '../log.js';
+import { UpstreamClient } from '../upstream/client.js';
+import { Limiter } from '../upstream/limiter.js';
+import { ResultStore } from '../results/store.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/service.js';
+
+/**
+ * Everything a server instance works with, built once from the Config: the upstream client
+ * (with the process-wide limiter), the result store, the logger, and in demo mode the
+ * embedded sandbox it talks to. createServer(runtime) has no other inputs.
+ */
+export interface Runtime {
+  config: Config;
+  source: 'live' | 'demo';
+  upstream: UpstreamClient;
+  store: ResultStore;
+  log: Logger;
+  now: () => Date;
+  sandbox?: Sandbox;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  log?: Logger;
+  /** Extra options for the embedded sandbox in demo mode (tests set size, latency, faults). */
+  sandbox?: SandboxOptions;
+  now?: () => Date;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? stderrLogger(secretsOf(config));
+  const now = options.now ?? (() => new Date());
+  let sandbox: Sandbox | undefined;
+  let baseUrl = config.baseUrl;
+  let username = config.apiUsername;
+  let key = config.apiKey;
+  if (config.demo) {
+    // Demo data is anchored on today so that "this week" questions find bookings.
+    sandbox = await startSandbox({ dataNow: now(), ...options.sandbox });
+    baseUrl = sandbox.url;
+    username = sandbox.username;
+    key = sandbox.key;
+    log(`demo mode (${config.demoReason === 'forced' ? 'REPORTS_DEMO / --demo' : 'no REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY set'}): synthetic data from the embedded sandbox at ${sandbox.url}`);
+  }
+  if (!baseUrl || !username || !key) throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
+
+  const upstream = new UpstreamClient({
+    baseUrl, username, key,
+    timeoutMs: config.timeoutMs,
+    limiter: new Limiter(config.concurrency),
+    now,
+    log,
+  });
+  const store = new ResultStore({
+    maxBytes: config.resultsMaxBytes,
+    ttlMs: config.resultsTtlMs,
+    onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
+  });
+  return {
+    config,
+    source: config.demo ? 'demo' : 'live',
+    upstream,
+    store,
+    log,
+    now,
+    sandbox,
+    async close() {
+      await upstream.close();
+      await sandbox?.close();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { ReportsError } from '../../src/errors.js';
+import { estimateBytes, ResultStore, type EvictionReason, type NewResult } from '../../src/results/store.js';
+import { coupons } from './fixtures.js';
+
+/** A result whose records are about `kb` kilobytes of JSON. */
+function result(report: string, kb: number): NewResult {
+  const records = Array.from({ length: kb }, (_, i) => ({ Id: i, Text: 'x'.repeat(1000) }));
+  return {
+    report,
+    source: 'demo',
+    query: { DateStart: '20261101' },
+    totalRecords: kb,
+    complete: true,
+    notes: [],
+    records,
+    held: [{ offset: 0, count: records.length }],
+  };
+}
+
+function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
+  let clock = 1_000_000;
+  const evicted: { id: string; reason: EvictionReason }[] = [];
+  const store = new ResultStore({ ...options, now: () => clock, onEvict: (r, reason) => evicted.push({ id: r.id, reason }) });
+  return { store, evicted, advance: (ms: number) => (clock += ms), now: () => clock };
+}
+
+function notFound(fn: () => unknown): ReportsError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ReportsError);
+    expect((e as ReportsError).kind).toBe('not_found');
+    return e as ReportsError;
+  }
+  throw new Error('expected not_found');
+}
+
+describe('ResultStore', () => {
+  it('keeps a result under an unguessable id, with its summary and size', () => {
+    const { store, now } = setup();
+    const a = store.put({ ...result('ticket_coupons_by_status_code', 0), records: coupons(), totalRecords: 12 });
+    const b = store.put(result('x', 1));
+    expect(a.id).toMatch(/^r_[A-Za-z0-9_-]{16}$/);
+    expect(a.id).not.toBe(b.id);
+    expect(store.get(a.id)).toBe(a);
+    expect([a.createdAt, a.updatedAt]).toEqual([now(), now()]);
+    expect(a.summary?.recordCount).toBe(12);
+    expect(a.summary?.fields.Account.distinct).toBe(4);
+    expect(a.bytes).toBe(JSON.stringify(a.records).length);
+  });
+
+  it('estimates the JSON size of large results from a sample, within a few percent', () => {
+    const records = Array.from({ length: 20_000 }, (_, i) => ({ N: i, S: 'y'.repeat(i % 50) }));
+    const exact = JSON.stringify(records).length;
+    expect(Math.abs(estimateBytes(records) - exact) / exact).toBeLessThan(0.05);
+  });
+
+  it('evicts the least recently used first when over the byte budget; get() refreshes recency', () => {
+    const { store, evicted } = setup({ maxBytes: 3500 * 3 });
+    const a = store.put(result('a', 3));
+    const b = store.put(result('b', 3));
+    const c = store.put(result('c', 3));
+    expect(store.size).toBe(3);
+    store.get(a.id); // a is now the most recently used; b is the oldest
+    const d = store.put(result('d', 3));
+    expect(evicted.map((e) => [e.id, e.reason])).toEqual([[b.id, 'budget']]);
+    expect(store.list().map((r) => r.report).sort()).toEqual(['a', 'c', 'd']);
+    notFound(() => store.get(b.id));
+    store.put(result('e', 6)); // needs two slots: c, then a (d is more recent than a)
+    expect(evicted.map((e) => e.id)).toEqual([b.id, c.id, a.id]);
+    expect(store.get(d.id).report).toBe('d');
+    expect(store.bytes).toBeLessThanOrEqual(store.maxBytes);
+  });
+
+  it('keeps a single result bigger than the whole budget, alone', () => {
+    const { store, evicted } = setup({ maxBytes: 2000 });
+    const small = store.put(result('small', 1));
+    const huge = store.put(result('huge', 10));
+    expect(store.get(huge.id).records).toHaveLength(10);
+    expect(store.size).toBe(1);
+    expect(evicted.map((e) => [e.id, e.reason])).toEqual([[small.id, 'budget']]);
+  });
+
+  it('expires results a TTL after their last use, with a message that says what to do', () => {
+    const { store, evicted, advance } = setup({ ttlMs: 60 * 60 * 1000 });
+    const a = store.put(result('a', 1));
+    const b = store.put(result('b', 1));
+    advance(59 * 60 * 1000);
+    store.get(a.id); // used: a lives another hour
+    advance(2 * 60 * 1000);
+    expect(store.get(a.id).report).toBe('a');
+    const e = notFound(() => store.get(b.id));
+    expect(e.message).toContain(b.id);
+    expect(e.message).toContain('60 minutes');
+    expect(e.message).toContain('evicted');
+    expect(e.message).toContain('Run the report again');
+    expect(evicted).toEqual([{ id: b.id, reason: 'expired' }]);
+    advance(60 * 60 * 1000 + 1);
+    expect(store.list()).toEqual([]);
+  });
+
+  it('update() replaces fields, recomputes size and summary, and counts against the budget', () => {
+    const { store, advance, now } = setup();
+    const r = store.put({ ...result('coupons', 0), records: coupons().slice(0, 5), complete: false, totalRecords: 12 });
+    expect(r.summary?.recordCount).toBe(5);
+    advance(1000);
+    const u = store.update(r.id, { records: coupons(), complete: true, held: [{ offset: 0, count: 12 }] });
+    expect([u.id, u.createdAt, u.updatedAt]).toEqual([r.id, r.createdAt, now()]);
+    expect(u.summary?.recordCount).toBe(12);
+    expect(u.summary?.fields.FOPFare.sum).toBe(4061.54);
+    expect(u.bytes).toBe(JSON.stringify(u.records).length);
+    expect(store.bytes).toBe(u.bytes);
+    expect(store.get(r.id)).toBe(u);
+    const notes = store.update(r.id, { notes: ['n'] });
+    expect(notes.summary).toBe(u.summary);
+    notFound(() => store.update('r_missing', { notes: [] }));
+  });
+
+  it('lists most recent first and deletes', () => {
+    const { store, advance } = setup();
+    const a = store.put(result('a', 1));
+    advance(10);
+    const b = store.put(result('b', 1));
+    advance(10);
+    store.update(a.id, { notes: ['later'] });
+    expect(store.list().map((r) => r.id)).toEqual([a.id, b.id]);
+    expect(store.delete(a.id)).toBe(true);
+    expect(store.delete(a.id)).toBe(false);
+    expect(store.list().map((r) => r.id)).toEqual([b.id]);
+    expect(store.bytes).toBe(b.bytes);
+  });
+});
