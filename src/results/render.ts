@@ -222,7 +222,7 @@ function headline(view: ResultView): string {
     .join(' ');
   const what = `${view.report}${view.source === 'demo' ? ' (demo data)' : ''}${params ? ` ${truncate(params, 300)}` : ''}`;
   const fetched = view.fetchedRecords;
-  if (view.complete) return `${what}: ${n(fetched)} records, complete.`;
+  if (view.complete) return `${what}: ${n(fetched)} record${fetched === 1 ? '' : 's'}, complete.`;
   const total = view.totalRecords === null ? ' (total unknown)' : ` of ${n(view.totalRecords)}`;
   return `${what}: ${n(fetched)}${total} records fetched, INCOMPLETE (see notes).`;
 }
@@ -301,7 +301,8 @@ function makeTable(columns: string[], rows: readonly Record<string, unknown>[], 
 function cell(value: unknown, width: number): string {
   if (value === undefined || value === null) return '';
   let text: string;
-  if (typeof value === 'number') text = formatNumber(value);
+  // Cells show values as the service sent them: 41246 is often an id, not a quantity.
+  if (typeof value === 'number') text = String(value);
   else if (typeof value === 'string') text = isIsoDate(value) ? shortDate(value) : value;
   else if (Array.isArray(value)) {
     text = value.some((v) => v !== null && typeof v === 'object') ? `[${value.length} item${value.length === 1 ? '' : 's'}]` : value.join(', ');

@@ -73,7 +73,7 @@ describe('renderResult', () => {
     expect(text).toContain(`All 12 rows (columns: ${header.split(' | ').join(', ')}):`);
     const rows = dataLines(text, header);
     expect(rows).toHaveLength(12);
-    expect(rows[0]).toBe('K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1,200');
+    expect(rows[0]).toBe('K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200');
     expect(rows[4]).toBe('K5EEEE |  | ACME | 12.10 | 2026-11-30T22:00:00Z | 2026-10-14T12:00:00Z | BA | 0');
   });
 
@@ -148,9 +148,9 @@ describe('renderQuery', () => {
       'query_report on r_x (ticket_coupons_by_status_code): 12 of 12 held records match (no filter).',
       '4 groups by Account, showing 1–3 of 4:',
       'Account | count | sum_FOPFare',
-      'ACME | 5 | 1,612.1',
+      'ACME | 5 | 1612.1',
       'GLOBEX | 4 | 866.44',
-      'INITECH | 2 | 1,575',
+      'INITECH | 2 | 1575',
       'More: query_report with the same arguments and "offset":3.',
     ]);
   });
