@@ -13,8 +13,10 @@ export interface StoredResult {
   /** Tool name of the report. */
   report: string;
   source: 'live' | 'demo';
-  /** The upstream parameters actually sent. */
+  /** The upstream parameters actually sent, as shown (PII masked when configured). */
   query: Record<string, string>;
+  /** The same parameters unmasked, to send again (continue_report); never shown. */
+  sentQuery: Record<string, string>;
   totalRecords: number | null;
   complete: boolean;
   notes: string[];

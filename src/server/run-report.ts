@@ -2,7 +2,6 @@ import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
 import { fetchReport, mergeIntervals, type FetchedPage, type Interval } from '../upstream/paging.js';
 import type { StoredResult } from '../results/store.js';
-import { createRedactor } from '../results/pii.js';
 import type { Runtime } from './runtime.js';
 
 export interface RunOptions {
@@ -23,12 +22,13 @@ export async function runReport(rt: Runtime, def: TransactionDef, query: Record<
     signal: opts.signal,
     onProgress: opts.onProgress,
   });
-  const redactRecord = createRedactor(rt.config.redactPii);
-  const records = outcome.pages.flatMap((p) => p.records).map(redactRecord);
+  const records = outcome.pages.flatMap((p) => p.records).map(rt.redact);
   return rt.store.put({
     report: def.tool,
     source: rt.source,
-    query,
+    // The echo too: PaxSurname and the like carry traveller names.
+    query: rt.redact(query),
+    sentQuery: query,
     totalRecords: outcome.totalRecords,
     complete: outcome.complete,
     notes: outcome.notes,
@@ -46,7 +46,7 @@ export async function continueReport(rt: Runtime, def: TransactionDef, stored: S
   if (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords) && stored.notes.length === 0) return stored;
   const outcome = await fetchReport(rt.upstream, {
     path: def.path,
-    query: stored.query,
+    query: stored.sentQuery,
     envelope: def.envelope,
     pageSize: rt.config.pageSize,
     maxRecords: opts.maxRecords,
@@ -55,9 +55,8 @@ export async function continueReport(rt: Runtime, def: TransactionDef, stored: S
     onProgress: opts.onProgress,
     held: { intervals: stored.held, totalRecords: stored.totalRecords },
   });
-  const redactRecord = createRedactor(rt.config.redactPii);
   const heldPages = splitHeld(stored.records, stored.held);
-  const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(redactRecord) }));
+  const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(rt.redact) }));
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;

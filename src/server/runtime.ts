@@ -4,6 +4,7 @@ import { stderrLogger, type Logger } from '../log.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import { ResultStore } from '../results/store.js';
+import { createRedactor, type Redactor } from '../results/pii.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/service.js';
 
 /**
@@ -18,6 +19,9 @@ export interface Runtime {
   store: ResultStore;
   log: Logger;
   now: () => Date;
+  /** REPORTS_REDACT_PII masking, one key per process so a traveller masks the same in
+   *  every result (identity when off). */
+  redact: Redactor;
   sandbox?: Sandbox;
   close(): Promise<void>;
 }
@@ -65,6 +69,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     store,
     log,
     now,
+    redact: createRedactor(config.redactPii),
     sandbox,
     async close() {
       await upstream.close();

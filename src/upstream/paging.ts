@@ -107,15 +107,32 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   const first: Interval = { offset: firstOffset, count: Math.min(req.pageSize, budget, firstGapLength(held, req.held?.totalRecords ?? null)) };
   const page0 = await get(first);
   let total = page0.totalRecords;
+  // No paging metadata and more records than the Limit: the service ignores Offset/Limit (the
+  // transactions not marked P answer everything at once), so this answer is the whole result
+  // from record 0. Requesting further windows would only return the same records again.
+  const whole = total === null && page0.records.length > first.count;
+  if (whole) total = page0.records.length;
   if (req.held?.totalRecords != null && total !== null && total !== req.held.totalRecords) {
     inconsistent = true;
     notes.push(`TotalRecords changed from ${req.held.totalRecords} (when the result was first fetched) to ${total}: the data changed in between; run the report again for a consistent snapshot.`);
   }
   progressTotal = total === null ? first.count : Math.min(total - coveredCount(held, total), budget);
-  budget -= first.count;
-  accept(first, page0.records, total, total !== null && first.offset + first.count <= total);
+  if (whole) {
+    // Everything missing is in this answer already: take it, within the cap.
+    for (const gap of gaps(held, total!)) {
+      const count = Math.min(gap.count, budget);
+      if (count <= 0) break;
+      budget -= count;
+      accept({ offset: gap.offset, count }, page0.records.slice(gap.offset, gap.offset + count), total, false);
+    }
+  } else {
+    budget -= first.count;
+    accept(first, page0.records, total, total !== null && first.offset + first.count <= total);
+  }
 
-  if (total === null) {
+  if (whole) {
+    // Nothing more to request.
+  } else if (total === null) {
     // No paging metadata: walk sequentially until a short page, within the cap and budget.
     let last = { count: page0.records.length, limit: first.count };
     let offset = first.offset + last.count;

@@ -38,17 +38,30 @@ export function encodeServiceDate(ms: number, offsetMinutes = 0): string {
 
 export const MIN_VALUE_DATE = `/Date(${MIN_VALUE_MS}-0000)/`;
 
-/** Decodes every service date in a record, recursing into nested objects and lists. */
+/**
+ * Decodes every service date in a record, recursing into nested objects and lists.
+ * Hot path (every record of every page): strings are screened by their first character
+ * before any regular expression runs.
+ */
 export function decodeDates<T>(value: T): T {
+  return decodeValue(value) as T;
+}
+
+function decodeValue(value: unknown): unknown {
   if (typeof value === 'string') {
+    if (value.charCodeAt(0) !== 47 /* '/' */ || !value.startsWith('/Date(')) return value;
     const decoded = decodeServiceDate(value);
-    return (decoded === undefined ? value : decoded) as T;
+    return decoded === undefined ? value : decoded;
   }
-  if (Array.isArray(value)) return value.map((v) => decodeDates(v)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = decodeDates(v);
-    return out as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = decodeValue(value[i]);
+    return out;
   }
-  return value;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key)) out[key] = decodeValue((value as Record<string, unknown>)[key]);
+  }
+  return out;
 }

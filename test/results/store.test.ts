@@ -10,6 +10,7 @@ function result(report: string, kb: number): NewResult {
     report,
     source: 'demo',
     query: { DateStart: '20261101' },
+    sentQuery: { DateStart: '20261101' },
     totalRecords: kb,
     complete: true,
     notes: [],
