@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
 import { renderResultParts } from '../results/render.js';
+import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import { resultUri } from './resources.js';
 
 export interface PresentOptions {
@@ -38,7 +39,12 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
     },
     { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields: opts.fields },
   );
-  const rows = stored.records.slice(0, rendered.rowsShown).map((r) => (opts.fields?.length ? project(r, opts.fields) : r));
+  // The columns as the text resolved them ('account' -> 'Account'), read like query_report
+  // reads them (dot paths fan out through lists).
+  const columns = opts.fields?.length && stored.records.length
+    ? opts.fields.map((f) => resolveField(f, collectPaths(stored.records), 'fields'))
+    : opts.fields;
+  const rows = stored.records.slice(0, rendered.rowsShown).map((r) => (columns?.length ? project(r, columns) : r));
   return {
     structuredContent: {
       report: stored.report,
@@ -69,8 +75,7 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
 function project(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
-    let v: unknown = record;
-    for (const part of f.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+    const v = compilePath(f)(record);
     if (v !== undefined) out[f] = v;
   }
   return out;

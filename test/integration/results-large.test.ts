@@ -181,6 +181,20 @@ describe('a 50,000-record report through a real MCP client', () => {
     expect(text).toContain(`${top.value} ${top.count.toLocaleString('en-US')}`);
   });
 
+  it('continue_report on the complete result with rowLimit 100000 stays within the 100,000-character ceiling', async () => {
+    const before = s.rt.sandbox!.requests.length;
+    const r = await s.call('continue_report', { resultId: sc.resultId, rowLimit: 100_000 });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const text = textOf(r);
+    expect(text.length).toBeLessThanOrEqual(100_000);
+    const m = /([\d,]+) of the ([\d,]+) requested rows were left out/.exec(text);
+    expect(m).not.toBeNull();
+    expect(Number(m![2].replace(/,/g, ''))).toBe(raw.length);
+    const shown = raw.length - Number(m![1].replace(/,/g, ''));
+    expect(((r.structuredContent as Rec).rows as Rec[]).map((x) => x.TktNumber)).toEqual(held.slice(0, shown).map((x) => x.TktNumber));
+    expect(s.rt.sandbox!.requests.length).toBe(before);
+  });
+
   it('query_report groupBy Account: count and FOPFare sum match the sandbox for every group', async () => {
     const q = await s.call('query_report', {
       resultId: sc.resultId,

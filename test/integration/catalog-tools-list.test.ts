@@ -1,0 +1,143 @@
+/**
+ * The published catalog against the spec, as an assistant sees it: tools/list of a real SDK
+ * Client talking to the server in demo mode. SPEC_TRANSACTIONS is the hand transcription of
+ * spec/interface.md section 4 (independent of src/catalog).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { startInProcess, type InProcess } from '../helpers/mcp.js';
+import { CONTROLS, FREE_FORM, LOAD_OPTIONS_ITEMS, SPEC_BOOLEANS, SPEC_INTEGERS, SPEC_TRANSACTIONS } from '../catalog/spec-params.js';
+
+const REPORT_TOOLS = Object.keys(SPEC_TRANSACTIONS);
+const REPORT_OUTPUT_KEYS = [
+  'report', 'source', 'query', 'totalRecords', 'fetchedRecords', 'complete', 'notes', 'resultId', 'resourceUri', 'summary', 'rows',
+];
+/** CONTRACT.md section 4: tokens an assistant pays for the tool definitions. */
+const TOKEN_BUDGET = 10_000;
+
+type JsonSchema = {
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: unknown;
+  enum?: string[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+};
+
+let s: InProcess;
+let tools: Tool[];
+const byName = (name: string): Tool => {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw new Error(`tools/list has no ${name}`);
+  return tool;
+};
+const input = (name: string) => byName(name).inputSchema as JsonSchema;
+const output = (name: string) => byName(name).outputSchema as JsonSchema;
+
+beforeAll(async () => {
+  s = await startInProcess();
+  tools = (await s.client.listTools()).tools;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+test('tools/list names exactly the 22 report tools of the spec, then query_report, continue_report, diagnose_connection', () => {
+  expect(REPORT_TOOLS).toHaveLength(22);
+  expect(tools.map((t) => t.name)).toEqual([...REPORT_TOOLS, 'query_report', 'continue_report', 'diagnose_connection']);
+});
+
+describe.each(REPORT_TOOLS)('%s as published', (name) => {
+  const spec = SPEC_TRANSACTIONS[name];
+
+  test('has every parameter of the spec, each described, plus the controls, and nothing else', () => {
+    const schema = input(name);
+    expect(schema.type).toBe('object');
+    const expected = [...spec.params, ...(spec.freeForm ? [FREE_FORM] : []), ...CONTROLS];
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual([...expected].sort());
+    for (const param of [...spec.params, ...(spec.freeForm ? [FREE_FORM] : []), ...CONTROLS]) {
+      const description = schema.properties![param].description;
+      expect(typeof description, `${name}.${param} description`).toBe('string');
+      expect(description!.trim().length, `${name}.${param} description`).toBeGreaterThan(0);
+    }
+  });
+
+  test('requires exactly what the spec requires and refuses other keys', () => {
+    const schema = input(name);
+    expect([...(schema.required ?? [])].sort()).toEqual([...spec.required].sort());
+    expect(schema.additionalProperties).toBe(false);
+  });
+
+  test('types: the spec enums, integers, booleans and lists', () => {
+    const props = input(name).properties!;
+    for (const [param, values] of Object.entries(spec.enums ?? {})) {
+      expect(props[param].enum, `${name}.${param}`).toEqual(values);
+    }
+    for (const param of spec.params) {
+      if (SPEC_INTEGERS.includes(param)) expect(props[param].type, `${name}.${param}`).toBe('integer');
+      if (SPEC_BOOLEANS.includes(param)) expect(props[param].type, `${name}.${param}`).toBe('boolean');
+    }
+    for (const param of spec.lists) {
+      expect(props[param].anyOf?.map((a) => a.type), `${name}.${param}`).toEqual(['string', 'array']);
+    }
+  });
+
+  test('annotations read-only, open-world, idempotent; output schema with the CONTRACT section 5 keys', () => {
+    const tool = byName(name);
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+    expect(tool.description!.length).toBeGreaterThan(40);
+    const out = output(name);
+    expect(Object.keys(out.properties ?? {})).toEqual(REPORT_OUTPUT_KEYS);
+    expect([...(out.required ?? [])].sort()).toEqual([...REPORT_OUTPUT_KEYS].sort());
+    expect(out.properties!.source.enum).toEqual(['live', 'demo']);
+  });
+});
+
+test('LoadOptions of booking_details lists the spec vocabulary in its description', () => {
+  const description = input('booking_details').properties!.LoadOptions.description!;
+  for (const item of LOAD_OPTIONS_ITEMS) expect(description).toContain(item);
+});
+
+test('query_report, continue_report and diagnose_connection: strict inputs, read-only, their output schemas', () => {
+  const query = byName('query_report');
+  expect(Object.keys(input('query_report').properties!)).toEqual(['resultId', 'where', 'groupBy', 'aggregates', 'orderBy', 'fields', 'offset', 'limit']);
+  expect(input('query_report').required).toEqual(['resultId']);
+  expect(input('query_report').additionalProperties).toBe(false);
+  // It answers from held records without calling the service: deliberately not open-world.
+  expect(query.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, idempotentHint: true });
+  expect(Object.keys(output('query_report').properties!)).toEqual(
+    ['resultId', 'matched', 'offset', 'limit', 'nextOffset', 'rows', 'groups', 'groupCount'],
+  );
+  const ops = input('query_report').properties!.where.items!.properties!.op.enum;
+  expect(ops).toEqual(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists']);
+  const fns = input('query_report').properties!.aggregates.items!.properties!.fn.enum;
+  expect(fns).toEqual(['count', 'sum', 'avg', 'min', 'max', 'countDistinct']);
+
+  expect(Object.keys(input('continue_report').properties!)).toEqual(['resultId', 'maxRecords', 'rowLimit', 'fields']);
+  expect(input('continue_report').required).toEqual(['resultId']);
+  expect(input('continue_report').additionalProperties).toBe(false);
+  expect(byName('continue_report').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+  expect(Object.keys(output('continue_report').properties!)).toEqual(REPORT_OUTPUT_KEYS);
+
+  expect(input('diagnose_connection').properties ?? {}).toEqual({});
+  expect(input('diagnose_connection').additionalProperties).toBe(false);
+  expect(byName('diagnose_connection').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+  expect(Object.keys(output('diagnose_connection').properties!)).toEqual(['verdict', 'source', 'checks']);
+
+  for (const tool of tools) {
+    for (const [param, schema] of Object.entries((tool.inputSchema as JsonSchema).properties ?? {})) {
+      expect(schema.description?.trim().length ?? 0, `${tool.name}.${param} description`).toBeGreaterThan(0);
+    }
+  }
+});
+
+test('token cost of the tool definitions (name, description, inputSchema) is under 10,000', () => {
+  const definitions = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  const tokens = Math.ceil(JSON.stringify(definitions).length / 4);
+  const outputTokens = Math.ceil(JSON.stringify(tools.map((t) => t.outputSchema)).length / 4);
+  console.error(`tools/list token cost: ${tokens} tokens for ${tools.length} tool definitions (output schemas apart: ${outputTokens})`);
+  expect(tokens).toBeLessThan(TOKEN_BUDGET);
+  expect(tokens).toBeGreaterThan(1_000);
+});
