@@ -73,6 +73,11 @@ export function resolveInput(
   if (def.freeForm && input[FREE_FORM_NAME] !== undefined) {
     Object.assign(query, resolveFreeForm(input[FREE_FORM_NAME], query, ctx, pinned));
   }
+  // A pinned scope holds for the tools whose parameters are unpublished too: the scope is
+  // sent unless the call narrowed it (a ServiceStack service ignores parameters it lacks).
+  if (def.freeForm && pinned && !Object.keys(query).some((k) => k.toLowerCase() === 'owningcompanycode')) {
+    query.OwningCompanyCode = applyPinnedScope(undefined, pinned);
+  }
 
   return { query, controls: resolveControls(input) };
 }

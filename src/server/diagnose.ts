@@ -4,6 +4,7 @@ import { secretsOf } from '../config.js';
 import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { parseEnvelope } from '../upstream/envelope.js';
 import { ReportsError } from '../errors.js';
+import { resolveDate } from '../catalog/resolve.js';
 import { guard } from './boundary.js';
 import { diagnoseOutputShape } from './output-schemas.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
@@ -74,7 +75,7 @@ function configurationChecks(rt: Runtime): Check[] {
 }
 
 async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]> {
-  const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+  const today = resolveDate('today', { timeZone: rt.config.timeZone, now: rt.now() });
   const query: Record<string, string> = { DateStart: today, DateEnd: today, Offset: '0', Limit: '1' };
   const probe = await rt.upstream.probe(PROBE_PATH, query, signal);
   const checks: Check[] = [];

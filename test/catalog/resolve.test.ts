@@ -176,6 +176,15 @@ describe('resolveInput', () => {
     expect(
       thrown(() => resolveInput(def('find_bookings'), { parameters: { OwningCompanyCode: 'INITECH' } }, pinned)).message,
     ).toMatch(/^OwningCompanyCode: 'INITECH' is outside the configured company scope/);
+    // ...and is sent by default on the free-form tools as on the others.
+    expect(resolveInput(def('find_bookings'), {}, pinned).query).toEqual({ OwningCompanyCode: 'ACME,GLOBEX' });
+    expect(resolveInput(def('find_bookings'), { parameters: { RecordLocator: 'ABC123' } }, pinned).query).toEqual({
+      RecordLocator: 'ABC123',
+      OwningCompanyCode: 'ACME,GLOBEX',
+    });
+    expect(resolveInput(def('find_bookings'), { parameters: { OwningCompanyCode: 'acme' } }, pinned).query).toEqual({
+      OwningCompanyCode: 'ACME',
+    });
   });
 
   it('uses the default UserName where the transaction takes one, Username included', () => {
