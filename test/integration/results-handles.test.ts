@@ -275,9 +275,9 @@ describe('continue_report after the time budget ran out', () => {
   let s: InProcess;
   beforeAll(async () => {
     // Every page takes >= 300 ms and 4 run at once: page 0 by ~300 ms, four more by ~600 ms,
-    // the rest not before ~900 ms, past the 800 ms budget.
+    // the rest not before 900 ms, past the 850 ms budget (deterministic: latency is a floor).
     s = await startInProcess({
-      env: { REPORTS_PAGE_SIZE: '100', REPORTS_CALL_BUDGET_MS: '800', REPORTS_CONCURRENCY: '4' },
+      env: { REPORTS_PAGE_SIZE: '100', REPORTS_CALL_BUDGET_MS: '850', REPORTS_CONCURRENCY: '4' },
       sandbox: { latencyMs: 300 },
     });
   });
@@ -299,7 +299,7 @@ describe('continue_report after the time budget ran out', () => {
     expect(fetched0).toBeGreaterThanOrEqual(100);
     expect(fetched0).toBeLessThan(total);
     const notes = out.notes as string[];
-    expect(notes.some((n) => n.includes('The time budget of 800 ms (REPORTS_CALL_BUDGET_MS) ran out') && n.includes('continue_report fetches them'))).toBe(true);
+    expect(notes.some((n) => n.includes('The time budget of 850 ms (REPORTS_CALL_BUDGET_MS) ran out') && n.includes('continue_report fetches them'))).toBe(true);
     expect(textOf(r)).toContain('INCOMPLETE');
     expect(textOf(r)).toContain(`continue_report {"resultId":"${out.resultId}"}`);
 
@@ -677,7 +677,8 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       const last = String(r.Passenger).split('/')[0];
       perSurname.set(last, (perSurname.get(last) ?? 0) + 1);
     }
-    const [surname] = [...perSurname].filter(([, n]) => n >= 5 && n <= 60).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    const staff = notTravellers(all).words;
+    const [surname] = [...perSurname].filter(([last, n]) => n >= 5 && n <= 60 && !staff.has(last)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
     const raw = sb.report(COUPONS, { ...ALL_COUPONS, PaxSurname: surname }) as Rec[];
     expect(raw.length).toBeGreaterThanOrEqual(5);
     expect(raw.every((r) => String(r.Passenger).startsWith(`${surname}/`))).toBe(true);
@@ -696,7 +697,9 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
     expect(done.complete).toBe(true);
     expect(done.fetchedRecords).toBe(raw.length);
     // The real surname went upstream again (the masked one would have matched nothing).
-    expect(sb.requests.filter((q) => q.transaction === COUPONS).every((q) => q.query.PaxSurname === surname)).toBe(true);
+    const resent = sb.requests.filter((q) => q.transaction === COUPONS);
+    expect(resent.length).toBeGreaterThan(0);
+    expect(resent.every((q) => q.query.PaxSurname === surname)).toBe(true);
     expect(surnameRe.test(JSON.stringify(done))).toBe(false);
     const coupons = await readJson(s, String(done.resourceUri));
     expect(coupons.map(couponKey)).toEqual(raw.map(couponKey));
