@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { ReportsError, cancelledError } from '../errors.js';
 import type { EnvelopeKind } from '../catalog/types.js';
 import type { UpstreamClient } from './client.js';
-import { decodeDates } from './service-date.js';
+import { decodeDatesInPlace } from './service-date.js';
 
 /** A run of records held or fetched: records [offset, offset + count). */
 export interface Interval {
@@ -97,7 +97,7 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
         ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${total}; records ${interval.offset}-${interval.offset + interval.count - 1} are missing.`
         : `The page at Offset ${interval.offset} returned ${records.length} records where ${interval.count} were promised; records ${interval.offset + records.length}-${interval.offset + interval.count - 1} are missing.`);
     }
-    pages.push({ offset: interval.offset, records: kept.map((r) => decodeDates(r)) });
+    pages.push({ offset: interval.offset, records: kept.map((r) => decodeDatesInPlace(r)) });
     fetched += kept.length;
     req.onProgress?.(fetched, Math.max(progressTotal, fetched));
   };

@@ -17,13 +17,41 @@ export function decodeServiceDate(value: string): string | null | undefined {
   const ms = Number(m[1]);
   if (ms <= MIN_VALUE_MS) return null;
   const offset = m[2];
-  if (!offset || offset === '+0000' || offset === '-0000') {
-    return new Date(ms).toISOString();
-  }
+  if (!offset || offset === '+0000' || offset === '-0000') return `${wallClock(ms)}Z`;
   const sign = offset[0] === '-' ? -1 : 1;
   const minutes = sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(3, 5)));
-  const local = new Date(ms + minutes * 60_000).toISOString().slice(0, -1); // wall clock, no 'Z'
-  return `${local}${offset.slice(0, 3)}:${offset.slice(3)}`;
+  return `${wallClock(ms + minutes * 60_000)}${offset.slice(0, 3)}:${offset.slice(3)}`;
+}
+
+/**
+ * `YYYY-MM-DDTHH:mm:ss.sss` of an epoch-ms value, without a zone. Integer arithmetic
+ * (days-to-civil, as in H. Hinnant's date algorithms) because Date#toISOString dominated the
+ * decoding of large reports; years outside 0000-9999 fall back to Date.
+ */
+function wallClock(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  let rest = ms - days * 86_400_000;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return new Date(ms).toISOString().slice(0, -1);
+  const hh = Math.floor(rest / 3_600_000);
+  rest -= hh * 3_600_000;
+  const mm = Math.floor(rest / 60_000);
+  rest -= mm * 60_000;
+  const ss = Math.floor(rest / 1000);
+  const mss = rest - ss * 1000;
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}.${pad(mss, 3)}`;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
 }
 
 /** Encodes an instant as the service writes it (used by the sandbox). */
@@ -45,6 +73,25 @@ export const MIN_VALUE_DATE = `/Date(${MIN_VALUE_MS}-0000)/`;
  */
 export function decodeDates<T>(value: T): T {
   return decodeValue(value) as T;
+}
+
+/**
+ * The same, rewriting `value` in place: for records just parsed from a response, which
+ * nothing else holds. Copying 50-field records cost more than decoding their dates.
+ */
+export function decodeDatesInPlace<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return decodeValue(value) as T;
+  const target = value as Record<string, unknown>;
+  for (const key in target) {
+    const v = target[key];
+    if (typeof v === 'string') {
+      if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
+        const decoded = decodeServiceDate(v);
+        if (decoded !== undefined) target[key] = decoded;
+      }
+    } else if (v !== null && typeof v === 'object') decodeDatesInPlace(v);
+  }
+  return value;
 }
 
 function decodeValue(value: unknown): unknown {

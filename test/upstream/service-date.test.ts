@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decodeDates, decodeServiceDate, encodeServiceDate, isServiceDate, MIN_VALUE_DATE } from '../../src/upstream/service-date.js';
+import { decodeDates, decodeDatesInPlace, decodeServiceDate, encodeServiceDate, isServiceDate, MIN_VALUE_DATE } from '../../src/upstream/service-date.js';
 
 describe('/Date(...)/ decoding (CONTRACT.md section 5)', () => {
   test('keeps the writer offset', () => {
@@ -76,5 +76,46 @@ describe('/Date(...)/ decoding (CONTRACT.md section 5)', () => {
     expect(encodeServiceDate(1459781734000, -300)).toBe('/Date(1459781734000-0500)/');
     expect(encodeServiceDate(1459781734000, 330)).toBe('/Date(1459781734000+0530)/');
     expect(decodeServiceDate(encodeServiceDate(1459781734000, -300))).toBe('2016-04-04T09:55:34.000-05:00');
+  });
+});
+
+describe('decodeServiceDate agrees with Date#toISOString', () => {
+  test('over a sweep of instants from 1601 to 2400, offsets included', () => {
+    // A fixed pseudo-random walk (no Math.random: the test must be repeatable).
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const ms = -11_644_473_600_000 + Math.floor((next() / 2 ** 31) * 24_000_000_000_000) + (next() % 1000);
+      expect(decodeServiceDate(`/Date(${ms})/`)).toBe(new Date(ms).toISOString());
+      const wall = new Date(ms + 330 * 60_000).toISOString().slice(0, -1);
+      expect(decodeServiceDate(`/Date(${ms}+0530)/`)).toBe(`${wall}+05:30`);
+    }
+    // Leap days and year ends, both sides of the epoch.
+    for (const iso of ['2024-02-29T23:59:59.999Z', '2000-02-29T00:00:00.000Z', '1900-03-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2100-12-31T12:00:00.001Z']) {
+      expect(decodeServiceDate(`/Date(${Date.parse(iso)}-0000)/`)).toBe(iso);
+    }
+  });
+});
+
+describe('decodeDatesInPlace', () => {
+  test('rewrites nested records and lists in place, leaving other values alone', () => {
+    const record = {
+      When: '/Date(1459781734000-0500)/',
+      Never: '/Date(-62135596800000-0000)/',
+      Name: '/Date is not a date',
+      Count: 3,
+      Empty: null,
+      Passengers: [{ Born: '/Date(-86400000)/', Tags: ['/Date(0+0100)/', 'x'] }],
+    };
+    const same = decodeDatesInPlace(record);
+    expect(same).toBe(record);
+    expect(record).toEqual({
+      When: '2016-04-04T09:55:34.000-05:00',
+      Never: null,
+      Name: '/Date is not a date',
+      Count: 3,
+      Empty: null,
+      Passengers: [{ Born: '1969-12-31T00:00:00.000Z', Tags: ['1970-01-01T01:00:00.000+01:00', 'x'] }],
+    });
   });
 });
