@@ -23,22 +23,19 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   const summary = stored.summary ?? summarize(stored.records);
   const notes = [...stored.notes, ...(opts.extraNotes ?? [])];
   const resourceUri = resultUri(stored.id);
-  const rendered = renderResultParts(
-    {
-      report: stored.report,
-      source: stored.source,
-      query: stored.query,
-      totalRecords: stored.totalRecords,
-      fetchedRecords: stored.records.length,
-      complete: stored.complete,
-      notes,
-      resultId: stored.id,
-      resourceUri,
-      summary,
-      records: stored.records,
-    },
-    { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields: opts.fields },
-  );
+  // The head of structuredContent (CONTRACT.md section 5) is also what the text renders.
+  const head = {
+    report: stored.report,
+    source: stored.source,
+    query: stored.query,
+    totalRecords: stored.totalRecords,
+    fetchedRecords: stored.records.length,
+    complete: stored.complete,
+    notes,
+    resultId: stored.id,
+    resourceUri,
+  };
+  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields: opts.fields });
   // The columns as the text resolved them ('account' -> 'Account'), read like query_report
   // reads them (dot paths fan out through lists).
   const columns = opts.fields?.length && stored.records.length
@@ -46,19 +43,7 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
     : opts.fields;
   const rows = stored.records.slice(0, rendered.rowsShown).map((r) => (columns?.length ? project(r, columns) : r));
   return {
-    structuredContent: {
-      report: stored.report,
-      source: stored.source,
-      query: stored.query,
-      totalRecords: stored.totalRecords,
-      fetchedRecords: stored.records.length,
-      complete: stored.complete,
-      notes,
-      resultId: stored.id,
-      resourceUri,
-      summary: summary as unknown as Record<string, unknown>,
-      rows,
-    },
+    structuredContent: { ...head, summary: summary as unknown as Record<string, unknown>, rows },
     content: [
       { type: 'text', text: rendered.text },
       {

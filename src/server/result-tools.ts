@@ -65,12 +65,14 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       const def = TRANSACTIONS.find((t) => t.tool === stored.report);
       if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
       const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
-      const wasComplete = stored.complete;
       const updated = await continueReport(rt, def, stored, { maxRecords, signal: extra.signal, onProgress: progressReporter(extra, 'continue_report') });
+      const nothingFetched = updated === stored;
       return presentReport(updated, {
         rowLimit: args.rowLimit,
         fields: args.fields,
-        extraNotes: wasComplete ? ['This result was already complete; nothing was fetched.'] : [],
+        extraNotes: !nothingFetched ? [] : stored.complete
+          ? ['This result was already complete; nothing was fetched.']
+          : ['Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). Run the report again for a consistent result.'],
       });
     }),
   );

@@ -1,6 +1,6 @@
 import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
-import { fetchReport, mergeIntervals, type FetchedPage, type Interval } from '../upstream/paging.js';
+import { fetchReport, mergeIntervals, type FetchedPage, type FetchRequest, type Interval } from '../upstream/paging.js';
 import type { StoredResult } from '../results/store.js';
 import type { Runtime } from './runtime.js';
 
@@ -12,16 +12,7 @@ export interface RunOptions {
 
 /** Fetches a report (all pages, within cap and budget) and holds it under a new resultId. */
 export async function runReport(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions): Promise<StoredResult> {
-  const outcome = await fetchReport(rt.upstream, {
-    path: def.path,
-    query,
-    envelope: def.envelope,
-    pageSize: rt.config.pageSize,
-    maxRecords: opts.maxRecords,
-    budgetMs: rt.config.callBudgetMs,
-    signal: opts.signal,
-    onProgress: opts.onProgress,
-  });
+  const outcome = await fetchFor(rt, def, query, opts);
   const records = outcome.pages.flatMap((p) => p.records).map(rt.redact);
   return rt.store.put({
     report: def.tool,
@@ -42,19 +33,10 @@ export async function runReport(rt: Runtime, def: TransactionDef, query: Record<
  * the cap) and updates the same resultId. Records stay in upstream order.
  */
 export async function continueReport(rt: Runtime, def: TransactionDef, stored: StoredResult, opts: RunOptions): Promise<StoredResult> {
-  if (stored.complete) return stored;
-  if (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords) && stored.notes.length === 0) return stored;
-  const outcome = await fetchReport(rt.upstream, {
-    path: def.path,
-    query: stored.sentQuery,
-    envelope: def.envelope,
-    pageSize: rt.config.pageSize,
-    maxRecords: opts.maxRecords,
-    budgetMs: rt.config.callBudgetMs,
-    signal: opts.signal,
-    onProgress: opts.onProgress,
-    held: { intervals: stored.held, totalRecords: stored.totalRecords },
-  });
+  // Complete, or every record held and incomplete only because the data changed while it was
+  // read: nothing is missing to fetch (its notes say to run the report again).
+  if (stored.complete || (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords))) return stored;
+  const outcome = await fetchFor(rt, def, stored.sentQuery, opts, { intervals: stored.held, totalRecords: stored.totalRecords });
   const heldPages = splitHeld(stored.records, stored.held);
   const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(rt.redact) }));
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
@@ -67,6 +49,20 @@ export async function continueReport(rt: Runtime, def: TransactionDef, stored: S
     totalRecords: total,
     complete,
     notes: outcome.notes,
+  });
+}
+
+function fetchFor(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions, held?: FetchRequest['held']) {
+  return fetchReport(rt.upstream, {
+    path: def.path,
+    query,
+    envelope: def.envelope,
+    pageSize: rt.config.pageSize,
+    maxRecords: opts.maxRecords,
+    budgetMs: rt.config.callBudgetMs,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    held,
   });
 }
 
