@@ -61,8 +61,8 @@ export const VARIABLES: readonly VariableDef[] = [
   { env: 'REPORTS_DEMO', flag: 'demo', meaning: 'force demo mode (the embedded sandbox with synthetic data)', default: 'false', boolean: true },
   { env: 'REPORTS_RESULTS_MAX_MB', flag: 'results-max-mb', meaning: 'memory budget for held results; least recently used evicted first', default: '256' },
   { env: 'REPORTS_RESULTS_TTL_MINUTES', flag: 'results-ttl-minutes', meaning: 'how long a held result stays queryable', default: '60' },
-  { env: 'REPORTS_HTTP', flag: 'http', meaning: 'serve Streamable HTTP at [HOST:]PORT instead of stdio' },
-  { env: 'REPORTS_HTTP_TOKEN', flag: 'http-token', meaning: 'bearer token required when --http binds beyond loopback', secret: true },
+  { env: 'REPORTS_HTTP', flag: 'http', meaning: 'serve Streamable HTTP at [HOST:]PORT instead of stdio (not available yet in this version: the server says so and exits)' },
+  { env: 'REPORTS_HTTP_TOKEN', flag: 'http-token', meaning: 'bearer token required when --http binds beyond loopback (with --http, not available yet)', secret: true },
 ];
 
 /** A desktop host sends `${user_config.NAME}` for a setting the user left empty. */

@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { secretsOf } from '../config.js';
 import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { parseEnvelope } from '../upstream/envelope.js';
 import { ReportsError } from '../errors.js';
@@ -34,7 +33,7 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       outputSchema: diagnoseOutputShape,
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
-    guard('diagnose_connection', secretsOf(rt.config), rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
+    guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
       const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))];
       const verdict = checks.every((c) => c.ok) ? 'ok' : 'problem';
       const lines = [

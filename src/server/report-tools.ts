@@ -3,7 +3,6 @@ import { TRANSACTIONS } from '../catalog/transactions.js';
 import { inputSchema } from '../catalog/schema.js';
 import { resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
-import { secretsOf } from '../config.js';
 import { guard } from './boundary.js';
 import { reportOutputShape } from './output-schemas.js';
 import { presentReport } from './present.js';
@@ -25,7 +24,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         outputSchema: reportOutputShape,
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
       },
-      guard(def.tool, secretsOf(rt.config), rt.log, (args: Record<string, unknown>, extra: ToolExtra) => callReport(rt, def, args, extra)),
+      guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) => callReport(rt, def, args, extra)),
     );
   }
 }

@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { TRANSACTIONS } from '../catalog/transactions.js';
-import { secretsOf } from '../config.js';
 import { ReportsError } from '../errors.js';
 import { queryArgsShape } from '../results/query-schema.js';
 import { runQuery } from '../results/query.js';
@@ -19,7 +18,7 @@ const resultId = z.string().min(1).describe('resultId from a report tool');
 
 /** query_report and continue_report: questions to a held result, and filling it in. */
 export function registerResultTools(server: McpServer, rt: Runtime): void {
-  const secrets = secretsOf(rt.config);
+  const secrets = rt.secrets;
 
   server.registerTool(
     'query_report',

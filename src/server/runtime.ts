@@ -22,6 +22,9 @@ export interface Runtime {
   /** REPORTS_REDACT_PII masking, one key per process so a traveller masks the same in
    *  every result (identity when off). */
   redact: Redactor;
+  /** What must never appear in any output: the signing key in use (the sandbox's in demo
+   *  mode) and the HTTP token. */
+  secrets: string[];
   sandbox?: Sandbox;
   close(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     log,
     now,
     redact: createRedactor(config.redactPii),
+    secrets: [...secretsOf(config), key],
     sandbox,
     async close() {
       await upstream.close();
