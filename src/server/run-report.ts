@@ -57,6 +57,7 @@ function fetchFor(rt: Runtime, def: TransactionDef, query: Record<string, string
     path: def.path,
     query,
     envelope: def.envelope,
+    paged: def.marks.paging,
     pageSize: rt.config.pageSize,
     maxRecords: opts.maxRecords,
     budgetMs: rt.config.callBudgetMs,

@@ -32,8 +32,9 @@ export interface UpstreamOptions {
 export interface PageRequest {
   path: string;
   query: Record<string, string>;
-  offset: number;
-  limit: number;
+  /** The page window; both absent for transactions without paging (no Offset/Limit sent). */
+  offset?: number;
+  limit?: number;
   envelope: EnvelopeKind;
   signal?: AbortSignal;
   /** Epoch ms after which no request is started or waited for (the call budget). */
@@ -111,7 +112,7 @@ export class UpstreamClient {
     const limitedByBudget = remaining < this.opts.timeoutMs;
     const timeoutMs = Math.min(this.opts.timeoutMs, remaining);
 
-    const url = buildUrl(this.opts.baseUrl, req.path, pageQuery(req.query, req.offset, req.limit));
+    const url = buildUrl(this.opts.baseUrl, req.path, req.offset === undefined || req.limit === undefined ? req.query : pageQuery(req.query, req.offset, req.limit));
     const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now: this.now() });
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort();

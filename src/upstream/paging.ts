@@ -19,6 +19,9 @@ export interface FetchRequest {
   path: string;
   query: Record<string, string>;
   envelope: EnvelopeKind;
+  /** False for transactions without paging (not marked P): one request, no Offset/Limit,
+   *  the answer is the whole result. Default true. */
+  paged?: boolean;
   pageSize: number;
   /** Most records this call fetches. */
   maxRecords: number;
@@ -75,10 +78,11 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   let inconsistent = false;
   let progressTotal = 0;
 
+  const paged = req.paged !== false;
   const get = async (interval: Interval) => {
     const page = await client.getPage({
       path: req.path, query: req.query, envelope: req.envelope,
-      offset: interval.offset, limit: interval.count,
+      ...(paged ? { offset: interval.offset, limit: interval.count } : {}),
       signal, deadline, budgetMs: req.budgetMs,
     });
     requests += page.attempts;
@@ -107,10 +111,10 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   const first: Interval = { offset: firstOffset, count: Math.min(req.pageSize, budget, firstGapLength(held, req.held?.totalRecords ?? null)) };
   const page0 = await get(first);
   let total = page0.totalRecords;
-  // No paging metadata and more records than the Limit: the service ignores Offset/Limit (the
-  // transactions not marked P answer everything at once), so this answer is the whole result
-  // from record 0. Requesting further windows would only return the same records again.
-  const whole = total === null && page0.records.length > first.count;
+  // A transaction without paging answers everything at once; so does a service that ignores
+  // Limit (no paging metadata, more records than asked). The answer is then the whole result
+  // from record 0: requesting further windows would only return the same records again.
+  const whole = !paged || (total === null && page0.records.length > first.count);
   if (whole) total = page0.records.length;
   if (req.held?.totalRecords != null && total !== null && total !== req.held.totalRecords) {
     inconsistent = true;
@@ -136,11 +140,21 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
     // No paging metadata: walk sequentially until a short page, within the cap and budget.
     let last = { count: page0.records.length, limit: first.count };
     let offset = first.offset + last.count;
+    let previousFirst = firstKey(page0.records);
     while (last.count === last.limit && budget > 0) {
       const interval = { offset, count: Math.min(req.pageSize, budget) };
       budget -= interval.count;
       try {
         const page = await get(interval);
+        // A service that ignores Offset answers the same page again: stop rather than
+        // collect copies.
+        const key = firstKey(page.records);
+        if (key !== undefined && key === previousFirst) {
+          inconsistent = true;
+          notes.push(`The page at Offset ${interval.offset} repeated the previous page's records: the service seems to ignore Offset, so only the first ${fetched} records were kept.`);
+          break;
+        }
+        previousFirst = key;
         accept(interval, page.records, null, false);
         last = { count: page.records.length, limit: interval.count };
         offset += last.count;
@@ -151,7 +165,7 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
       }
     }
     if (last.count < last.limit && failures.length === 0) total = firstOffset + fetched;
-    else if (failures.length === 0) notes.push(`The service sent no TotalRecords; ${fetched} records were fetched, the cap of ${req.maxRecords} was reached and more may exist.`);
+    else if (failures.length === 0 && !inconsistent) notes.push(`The service sent no TotalRecords; ${fetched} records were fetched, the cap of ${req.maxRecords} was reached and more may exist.`);
   } else {
     // 2. Every other missing range, concurrently, up to the cap.
     // The whole window page 0 asked for counts as covered: a short page 0 was noted as missing
@@ -196,6 +210,10 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
     notes,
     requests,
   };
+}
+
+function firstKey(records: readonly Record<string, unknown>[]): string | undefined {
+  return records.length ? JSON.stringify(records[0]) : undefined;
 }
 
 function isCancel(err: unknown): boolean {

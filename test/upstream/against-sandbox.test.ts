@@ -52,11 +52,15 @@ describe('upstream client against the sandbox', () => {
     const query = queryFor(def.transaction, sb);
     const expected = sb.report(def.transaction, query).map((r) => decodeDates(r));
     expect(expected.length).toBeGreaterThan(0);
-    const outcome = await fetchReport(client, { path: def.path, query, envelope: def.envelope, pageSize: 40, maxRecords: 100_000, budgetMs: 20_000 });
+    const outcome = await fetchReport(client, { path: def.path, query, envelope: def.envelope, paged: def.marks.paging, pageSize: 40, maxRecords: 100_000, budgetMs: 20_000 });
     expect(outcome.notes).toEqual([]);
     expect(outcome.complete).toBe(true);
     expect(outcome.totalRecords).toBe(expected.length);
     expect(outcome.pages.flatMap((p) => p.records)).toEqual(expected);
+    // Transactions without paging get one request without Offset/Limit.
+    const sent = sb.requests.filter((r) => r.path.startsWith(def.path));
+    if (!def.marks.paging) expect(sent.map((r) => [r.query.Offset, r.query.Limit])).toEqual([[undefined, undefined]]);
+    sb.resetStats();
   });
 
   it('recovers from retryable faults (502, 503, 429, resets) with every record once', async () => {

@@ -243,3 +243,30 @@ describe('interval helpers', () => {
     expect(gaps([{ offset: 0, count: 10 }], 10)).toEqual([]);
   });
 });
+
+describe('transactions without paging, and services that ignore Offset', () => {
+  test('paged: false sends one request without Offset/Limit and takes the answer whole, within the cap', async () => {
+    const svc = await service({ total: 1200, noPaging: true });
+    const out = await fetchReport(client(svc.url), req({ paged: false, maxRecords: 1000, pageSize: 2000 }));
+    expect(svc.requests).toHaveLength(1);
+    expect(svc.requests[0].url).not.toMatch(/Offset|Limit/);
+    // The test service answers Limit 100 by default without a Limit: 100 records, all of them.
+    expect(out).toMatchObject({ totalRecords: 100, complete: true, notes: [] });
+    expect(seqs(out)).toEqual(range(0, 100));
+  });
+
+  test('a page that repeats the previous one stops the walk instead of collecting copies', async () => {
+    const samePage = JSON.stringify({
+      ResponseMetadata: { Success: true, HasCache: false, HasPaging: false },
+      ResponseReport: range(0, 50).map((Seq) => ({ Seq })),
+    });
+    const svc = await service({ total: 50, noPaging: true, fault: () => ({ status: 200, body: samePage }) });
+    const out = await fetchReport(client(svc.url), req({ pageSize: 50, maxRecords: 1000 }));
+    expect(svc.requests.map((r) => r.offset)).toEqual([0, 50]);
+    expect(seqs(out)).toEqual(range(0, 50));
+    expect(out.complete).toBe(false);
+    expect(out.notes).toEqual([
+      "The page at Offset 50 repeated the previous page's records: the service seems to ignore Offset, so only the first 50 records were kept.",
+    ]);
+  });
+});
