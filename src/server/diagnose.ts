@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { parseEnvelope } from '../upstream/envelope.js';
-import { ReportsError } from '../errors.js';
+import { ReportsError, redact } from '../errors.js';
 import { resolveDate } from '../catalog/resolve.js';
 import { guard } from './boundary.js';
 import { diagnoseOutputShape } from './output-schemas.js';
@@ -34,7 +34,8 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
     guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
-      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))];
+      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))]
+        .map((c) => ({ ...c, detail: redact(c.detail, rt.secrets) }));
       const verdict = checks.every((c) => c.ok) ? 'ok' : 'problem';
       const lines = [
         verdict === 'ok'
@@ -44,7 +45,7 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       ];
       return {
         structuredContent: { verdict, source: rt.source, checks },
-        content: [{ type: 'text', text: rt.upstream.redact(lines.join('\n')) }],
+        content: [{ type: 'text', text: redact(lines.join('\n'), rt.secrets) }],
       };
     }),
   );
@@ -106,7 +107,7 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
   }
 
   if (answer.status < 200 || answer.status >= 300) {
-    const err = errorFromStatus(answer, PROBE_PATH, probe.sentAt, []);
+    const err = errorFromStatus(answer, PROBE_PATH, probe.sentAt, rt.secrets);
     checks.push({
       check: 'signed request',
       ok: false,

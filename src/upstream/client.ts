@@ -113,7 +113,6 @@ export class UpstreamClient {
     const timeoutMs = Math.min(this.opts.timeoutMs, remaining);
 
     const url = buildUrl(this.opts.baseUrl, req.path, req.offset === undefined || req.limit === undefined ? req.query : pageQuery(req.query, req.offset, req.limit));
-    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now: this.now() });
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onCallerAbort, { once: true });
@@ -132,29 +131,11 @@ export class UpstreamClient {
     try {
       let answer: HttpAnswer;
       try {
-        const res = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: controller.signal });
-        const header = (name: string) => {
-          const v = res.headers[name];
-          return Array.isArray(v) ? v[0] : v;
-        };
-        answer = {
-          status: res.statusCode,
-          contentType: header('content-type') ?? '',
-          date: header('date'),
-          retryAfter: header('retry-after'),
-          // Redacted where it enters: an upstream that echoes the request (debug pages,
-          // verbose errors) must not carry the key or this request's signature into messages.
-          bodyText: redact(await res.body.text(), [...this.secrets, headers[HEADER_SIGNATURE]]),
-        };
+        answer = await this.send(url, this.now(), controller.signal);
       } catch (err) {
         throw fail(err);
       }
-      this.log(`GET ${req.path} Offset=${req.offset} Limit=${req.limit} -> ${answer.status} in ${Date.now() - started} ms`);
-      try {
-        answer.json = JSON.parse(answer.bodyText);
-      } catch {
-        answer.json = undefined;
-      }
+      this.log(`GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} -> ${answer.status} in ${Date.now() - started} ms`);
       if (answer.status < 200 || answer.status >= 300) throw errorFromStatus(answer, req.path, this.now(), this.secrets);
       if (answer.json === undefined) throw malformedBody(answer, req.path, this.secrets);
       return parseEnvelope(answer.json, req.envelope, req.path);
@@ -173,28 +154,36 @@ export class UpstreamClient {
   async probe(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<{ answer?: HttpAnswer; error?: ReportsError; elapsedMs: number; sentAt: Date }> {
     const url = buildUrl(this.opts.baseUrl, path, query);
     const sentAt = this.now();
-    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now: sentAt });
     const started = Date.now();
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     try {
-      const res = await request(url, {
-        method: 'GET', headers, dispatcher: this.dispatcher,
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
-      });
-      const h = (n: string) => {
-        const v = res.headers[n];
-        return Array.isArray(v) ? v[0] : v;
-      };
-      const bodyText = await res.body.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(bodyText);
-      } catch {
-        json = undefined;
-      }
-      return { answer: { status: res.statusCode, contentType: h('content-type') ?? '', date: h('date'), retryAfter: h('retry-after'), bodyText, json }, elapsedMs: Date.now() - started, sentAt };
+      const answer = await this.send(url, sentAt, signal ? AbortSignal.any([signal, timeout]) : timeout);
+      return { answer, elapsedMs: Date.now() - started, sentAt };
     } catch (err) {
       return { error: networkError(err, this.origin, path, this.secrets), elapsedMs: Date.now() - started, sentAt };
     }
+  }
+
+  /**
+   * Signs and sends one GET, reads the whole answer. The body is redacted where it enters:
+   * an upstream that echoes the request (debug pages, verbose errors) must not carry the key
+   * or this request's signature into any message.
+   */
+  private async send(url: string, now: Date, signal: AbortSignal): Promise<HttpAnswer> {
+    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now });
+    const res = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal });
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const bodyText = redact(await res.body.text(), [...this.secrets, headers[HEADER_SIGNATURE]]);
+    let json: unknown;
+    try {
+      json = JSON.parse(bodyText);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, contentType: header('content-type') ?? '', date: header('date'), retryAfter: header('retry-after'), bodyText, json };
   }
 
   redact(text: string): string {

@@ -22,8 +22,13 @@ export interface HttpAnswer {
 export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, secrets: readonly string[]): ReportsError {
   const { status } = answer;
   const envelopeError = envelopeErrorText(answer.json);
-  const bodyHint = envelopeError ?? (answer.json === undefined ? bodySnippet(answer, secrets) : undefined);
-  const said = bodyHint ? ` The service said: ${bodyHint}` : '';
+  const said = envelopeError
+    ? ` The service said: ${envelopeError}`
+    : answer.json !== undefined
+      ? ''
+      : answer.bodyText.trim() === ''
+        ? ' The body was empty.'
+        : ` The body (${answer.contentType || 'no content type'}) begins: ${bodySnippet(answer, secrets)}`;
   const details = { status, path, upstreamMessage: envelopeError };
 
   if (status === 401 || status === 403) {

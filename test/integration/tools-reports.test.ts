@@ -94,8 +94,9 @@ async function callAndCompare(s: InProcess, tool: string, transaction: string, a
   for (const r of requests) {
     const { Offset, Limit, ...sent } = r.query;
     expect(sent).toEqual(sc.query);
-    expect(Offset).toBe(String(r.offset));
-    expect(Limit).toBe(String(r.limit));
+    // Unpaged transactions are asked without a window at all.
+    expect(Offset).toBe(paged ? String(r.offset) : undefined);
+    expect(Limit).toBe(paged ? String(r.limit) : undefined);
   }
   const windows = requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0]);
   if (paged) {
@@ -104,7 +105,7 @@ async function callAndCompare(s: InProcess, tool: string, transaction: string, a
       i * PAGE_SIZE, i === 0 ? PAGE_SIZE : Math.min(PAGE_SIZE, expected.length - i * PAGE_SIZE),
     ]));
   } else {
-    expect(windows).toEqual([[0, PAGE_SIZE]]);
+    expect(requests).toHaveLength(1);
   }
 
   const text = textOf(result);

@@ -67,7 +67,7 @@ describe('call budget (REPORTS_CALL_BUDGET_MS)', () => {
     expect(Date.now() - started).toBeLessThan(500);
     expect(svc.requests).toHaveLength(1);
     expect(err.kind).toBe('server');
-    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 503. The service failed; this is not caused by the request. The service said: (empty body) Not retried: waiting 2000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).");
+    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 503. The service failed; this is not caused by the request. The body was empty. Not retried: waiting 2000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).");
   });
 
   test('a Retry-After larger than the remaining budget: gives up at once', async () => {

@@ -63,7 +63,7 @@ describe('401/403: check the credentials, and the clock when the service says it
     const svc = await service({ total: 10, fault: () => ({ status: 403, body: 'Forbidden', contentType: 'text/plain', noDate: true }) });
     const err = await rejection(client(svc.url).getPage(page()));
     expect(err.message).toBe(
-      "The service refused the credentials for /CarSegmentsByDate (HTTP 403). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The service sent no Date header, so the clock could not be compared. The service said: 'Forbidden'",
+      "The service refused the credentials for /CarSegmentsByDate (HTTP 403). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The service sent no Date header, so the clock could not be compared. The body (text/plain) begins: 'Forbidden'",
     );
   });
 });
@@ -112,7 +112,7 @@ describe('bodies that are not the JSON envelope', () => {
     ]);
     expect(err.kind).toBe('server');
     expect(err.message).toBe(
-      "/CarSegmentsByDate answered HTTP 502. The service failed; this is not caused by the request. The service said: '<html> <head><title>502 Bad Gateway</title></head> <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body> </html>'",
+      "/CarSegmentsByDate answered HTTP 502. The service failed; this is not caused by the request. The body (text/html) begins: '<html> <head><title>502 Bad Gateway</title></head> <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body> </html>'",
     );
   });
 });

@@ -177,7 +177,7 @@ describe('no PagingMetadata: a sequential walk until a short page', () => {
     expect(svc.requests.map((r) => r.offset)).toEqual([0, 500, 1000]);
     expect(out).toMatchObject({ totalRecords: null, complete: false });
     expect(out.notes).toEqual([
-      "500 records in 1 page (from Offset 1000) were not fetched: /CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The service said: 'oops'. continue_report fetches them.",
+      "500 records in 1 page (from Offset 1000) were not fetched: /CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The body (text/plain) begins: 'oops'. continue_report fetches them.",
     ]);
   });
 });

@@ -105,7 +105,7 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
     expect(svc.requests).toHaveLength(3);
     expect(err.kind).toBe('server');
     expect(err.details).toEqual({ status: 504, path: PATH, upstreamMessage: undefined });
-    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The service said: 'Gateway Timeout'");
+    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The body (text/plain) begins: 'Gateway Timeout'");
   });
 
   test('each retry is signed afresh: new date, new signature, each verified', async () => {
