@@ -88,7 +88,8 @@ function unknownField(name: string, known: readonly string[], param: string) {
   const leaf = lower.slice(lower.lastIndexOf('.') + 1);
   const close = known.filter((k) => {
     const kl = k.toLowerCase();
-    return kl === lower || kl.endsWith(`.${leaf}`) || (leaf.length >= 3 && kl.includes(leaf));
+    const kLeaf = kl.slice(kl.lastIndexOf('.') + 1);
+    return kl === lower || kl.endsWith(`.${leaf}`) || (leaf.length >= 3 && kl.includes(leaf)) || (leaf.length >= 4 && editDistance(leaf, kLeaf) <= 2);
   });
   const shown = known.slice(0, 80).join(', ') + (known.length > 80 ? `, … (+${known.length - 80} more)` : '');
   const hint = close.length ? ` Did you mean ${close.slice(0, 5).map((c) => `'${c}'`).join(' or ')}?` : '';
@@ -99,4 +100,18 @@ function unknownField(name: string, known: readonly string[], param: string) {
       ? `is not a field of this result.${hint} Fields (dot paths reach nested objects and list items): ${shown}.`
       : 'cannot be used: this result holds no records.',
   );
+}
+
+/** Levenshtein distance, for "did you mean" on mistyped field names (short strings only). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
 }

@@ -24,6 +24,7 @@ export const queryOutputShape = {
   rows: z.array(z.record(z.string(), z.unknown())).optional(),
   groups: z.array(z.record(z.string(), z.unknown())).optional(),
   groupCount: z.number().int().optional(),
+  notes: z.array(z.string()).optional(),
 };
 
 export const diagnoseOutputShape = {

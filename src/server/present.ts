@@ -4,6 +4,8 @@ import { summarize } from '../results/summarize.js';
 import { renderResultParts } from '../results/render.js';
 import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import { resultUri } from './resources.js';
+import { fitRows, leftOutNote } from './row-budget.js';
+import { ReportsError } from '../errors.js';
 
 export interface PresentOptions {
   rowLimit?: number;
@@ -35,13 +37,25 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
     resultId: stored.id,
     resourceUri,
   };
-  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields: opts.fields });
-  // The columns as the text resolved them ('account' -> 'Account'), read like query_report
-  // reads them (dot paths fan out through lists).
-  const columns = opts.fields?.length && stored.records.length
-    ? opts.fields.map((f) => resolveField(f, collectPaths(stored.records), 'fields'))
-    : opts.fields;
-  const rows = stored.records.slice(0, rendered.rowsShown).map((r) => (columns?.length ? project(r, columns) : r));
+  // An unknown column name must not throw away a finished fetch: the default columns are
+  // shown instead, with a note naming the field and the fields that exist.
+  const known = opts.fields?.length && stored.records.length ? collectPaths(stored.records) : [];
+  const columns: string[] = [];
+  for (const f of opts.fields ?? []) {
+    try {
+      columns.push(known.length ? resolveField(f, known, 'fields') : f);
+    } catch (err) {
+      if (!(err instanceof ReportsError)) throw err;
+      notes.push(`${err.message} The default columns are shown instead.`);
+    }
+  }
+  const fields = columns.length ? columns : undefined;
+  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields });
+  // The rows as the text shows them, read like query_report reads them (dot paths fan out
+  // through lists), within their own budget.
+  const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));
+  const { rows, leftOut } = fitRows(shown);
+  if (leftOut > 0) notes.push(leftOutNote(leftOut, rows.length, 'shown in the text'));
   return {
     structuredContent: { ...head, summary: summary as unknown as Record<string, unknown>, rows },
     content: [

@@ -9,6 +9,7 @@ import { guard } from './boundary.js';
 import { queryOutputShape, reportOutputShape } from './output-schemas.js';
 import { presentReport } from './present.js';
 import { resultUri } from './resources.js';
+import { fitRows, leftOutNote } from './row-budget.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { continueReport } from './run-report.js';
@@ -36,9 +37,19 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       const { resultId: id, ...query } = args;
       const stored = rt.store.get(id);
       const output = runQuery(stored.records, query);
+      // Rows beyond the structured budget are paged, not dropped: nextOffset points at them.
+      const notes: string[] = [];
+      if (output.rows) {
+        const { rows, leftOut } = fitRows(output.rows);
+        if (leftOut > 0) {
+          notes.push(leftOutNote(leftOut, rows.length, 'asked for'));
+          output.rows = rows;
+          output.nextOffset = output.offset + rows.length;
+        }
+      }
       const text = renderQuery(output, { resultId: id, report: stored.report, heldRecords: stored.records.length, args: query, resourceUri: resultUri(id) });
       return {
-        structuredContent: { ...output, resultId: id },
+        structuredContent: { ...output, resultId: id, ...(notes.length ? { notes } : {}) },
         content: [{ type: 'text', text }],
       };
     }),

@@ -153,7 +153,7 @@ describe('query_report and continue_report refuse what they cannot answer', () =
 
   test('query_report with an unknown field lists the fields that exist', async () => {
     expect(await refused(s, 'query_report', { resultId, where: [{ field: 'Acount', op: 'eq', value: 'ACME' }] })).toBe(
-      `Invalid argument for query_report: where[0].field: 'Acount' is not a field of this result. ` +
+      `Invalid argument for query_report: where[0].field: 'Acount' is not a field of this result. Did you mean 'Account'? ` +
         `Fields (dot paths reach nested objects and list items): ${fields.join(', ')}. ${NOTHING_SENT}`,
     );
   });

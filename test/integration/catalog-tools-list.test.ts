@@ -108,7 +108,7 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   // It answers from held records without calling the service: deliberately not open-world.
   expect(query.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, idempotentHint: true });
   expect(Object.keys(output('query_report').properties!)).toEqual(
-    ['resultId', 'matched', 'offset', 'limit', 'nextOffset', 'rows', 'groups', 'groupCount'],
+    ['resultId', 'matched', 'offset', 'limit', 'nextOffset', 'rows', 'groups', 'groupCount', 'notes'],
   );
   const ops = input('query_report').properties!.where.items!.properties!.op.enum;
   expect(ops).toEqual(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists']);

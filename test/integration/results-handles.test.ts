@@ -4,6 +4,7 @@
  * and after a time budget, query_report against the sandbox's own records, and PII masking.
  * Every expected value is computed here, directly from sandbox.report(...).
  */
+import { STRUCTURED_ROWS_CHAR_LIMIT, leftOutNote } from '../../src/server/row-budget.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
@@ -123,35 +124,42 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     const leftOut = Number(m![1].replace(/,/g, ''));
     const shown = N - leftOut;
     expect(shown).toBeGreaterThan(100);
-    // The rows the text shows are exactly the first `shown` records, and structuredContent has the same rows.
+    // The rows the text shows are exactly the first `shown` records; structuredContent has the
+    // first of them, whole, within its own budget, and says how many it left out.
     const rows = out.rows as Rec[];
-    expect(rows.length).toBe(shown);
-    expect(rows[shown - 1].RecordLocator).toBe(`L${String(shown - 1).padStart(6, '0')}`);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(shown);
+    expect(JSON.stringify(rows).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
+    expect(rows.map((x) => x.RecordLocator)).toEqual(Array.from({ length: rows.length }, (_, k) => `L${String(k).padStart(6, '0')}`));
     expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(shown);
     expect(text).toContain(`query_report {"resultId":"${id}","offset":${shown}}`);
-    expect(out.notes).toEqual(['This result was already complete; nothing was fetched.']);
+    expect(out.notes).toEqual([
+      'This result was already complete; nothing was fetched.',
+      leftOutNote(shown - rows.length, rows.length, 'shown in the text'),
+    ]);
     expect(out.complete).toBe(true);
     expect(out.fetchedRecords).toBe(N);
     expect((out.summary as Rec).recordCount).toBe(N);
     expect(s.rt.sandbox!.requests.length).toBe(before); // nothing fetched
   });
 
-  it('query_report with limit 1000 and wide rows: text within the ceiling, all rows in structuredContent', async () => {
+  it('query_report with limit 1000 and wide rows: text and structured rows within their ceilings, paged on', async () => {
     const fields = ['RecordLocator', 'Account', 'Passengers', 'DepartureDate', 'BoardPoint', 'OffPoint', 'Remark', 'FlightNbr'];
     const r = await s.call('query_report', { resultId: id, where: [{ field: 'Account', op: 'eq', value: 'acme' }], fields, limit: 1000 });
     const out = sc(r);
     const text = textOf(r);
     expect(text.length).toBeLessThanOrEqual(100_000);
     expect(out.matched).toBe(N / ACCOUNTS.length);
-    expect(out.nextOffset).toBe(1000);
     const rows = out.rows as Rec[];
-    expect(rows.length).toBe(1000);
-    expect(rows.map((x) => x.RecordLocator)).toEqual(Array.from({ length: 1000 }, (_, k) => `L${String(k * 5).padStart(6, '0')}`));
-    const m = /([\d,]+) of the 1,000 rows on this page were left out of this text to keep it under 25,000 tokens/.exec(text);
-    expect(m, text.slice(-600)).not.toBeNull();
-    const shown = 1000 - Number(m![1].replace(/,/g, ''));
-    expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(shown);
-    expect(text).toContain(`"offset":${shown}`);
+    // Wide rows: fewer than 1000 fit in the structured budget; nextOffset continues after them.
+    expect(rows.length).toBeLessThan(1000);
+    expect(JSON.stringify(rows).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
+    expect(out.nextOffset).toBe(rows.length);
+    expect(rows.map((x) => x.RecordLocator)).toEqual(Array.from({ length: rows.length }, (_, k) => `L${String(k * 5).padStart(6, '0')}`));
+    expect(out.notes).toEqual([leftOutNote(1000 - rows.length, rows.length, 'asked for')]);
+    // The text shows the same rows and points at the same next offset.
+    expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(rows.length);
+    expect(text).toContain(`"offset":${rows.length}`);
   });
 });
 

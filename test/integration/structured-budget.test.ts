@@ -1,0 +1,59 @@
+/**
+ * structuredContent is bounded like the text: whole rows within STRUCTURED_ROWS_CHAR_LIMIT,
+ * with a note saying how many were left out; and a mistyped column name keeps the fetched
+ * result (default columns, a note) instead of discarding it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/server/row-budget.js';
+
+type Sc = { resultId: string; notes: string[]; rows: unknown[]; fetchedRecords: number };
+
+describe('structuredContent budget and unknown columns', () => {
+  let s: InProcess;
+  let big: Sc;
+  beforeAll(async () => {
+    s = await startInProcess();
+    // Whole bookings with every list loaded: kilobytes per record.
+    const result = await s.call('booking_details', { LoadOptions: 'All', rowLimit: 100_000 });
+    big = result.structuredContent as Sc;
+  });
+  afterAll(() => s.close());
+
+  it('report rows stop at the budget, whole rows, with a note', () => {
+    const json = JSON.stringify(big.rows);
+    expect(big.fetchedRecords).toBeGreaterThan(big.rows.length);
+    expect(json.length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
+    expect(big.rows.length).toBeGreaterThan(0);
+    const note = big.notes.find((n) => n.startsWith('structuredContent.rows holds the first'));
+    expect(note).toMatch(new RegExp(`^structuredContent\\.rows holds the first ${big.rows.length} of the \\d+ rows shown in the text \\(\\d+ left out to keep it under 60,000 characters\\)`));
+  });
+
+  it('query_report rows stop at the budget and nextOffset points at the rest', async () => {
+    const q = await s.call('query_report', { resultId: big.resultId, limit: 1000 });
+    const sc = q.structuredContent as { rows: unknown[]; offset: number; nextOffset: number; notes: string[] };
+    expect(JSON.stringify(sc.rows).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
+    expect(sc.nextOffset).toBe(sc.rows.length);
+    expect(sc.notes[0]).toMatch(/^structuredContent\.rows holds the first \d+ of the \d+ rows asked for/);
+    const next = await s.call('query_report', { resultId: big.resultId, limit: 1000, offset: sc.nextOffset });
+    const sc2 = next.structuredContent as { rows: Array<{ RecordLocator: string }>; offset: number };
+    const all = JSON.parse(((await s.client.readResource({ uri: `reports://results/${big.resultId}` })).contents[0] as { text: string }).text) as Array<{ RecordLocator: string }>;
+    expect(sc2.offset).toBe(sc.nextOffset);
+    expect(sc2.rows[0].RecordLocator).toBe(all[sc.nextOffset].RecordLocator);
+  });
+
+  it('an unknown column keeps the result: default columns and a note naming the field', async () => {
+    const before = s.rt.store.list().length;
+    const result = await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount', 'carriercode'] });
+    expect(result.isError).toBeFalsy();
+    const sc = result.structuredContent as Sc;
+    expect(s.rt.store.list().length).toBe(before + 1);
+    expect(sc.notes).toHaveLength(1);
+    expect(sc.notes[0]).toBe(
+      "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus. The default columns are shown instead.",
+    );
+    // The known one, resolved ignoring case, is the column shown.
+    expect(Object.keys(sc.rows[0] as object)).toEqual(['CarrierCode']);
+    expect(textOf(result)).toContain("fields: 'Acount' is not a field of this result.");
+  });
+});
