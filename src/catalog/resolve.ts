@@ -196,7 +196,8 @@ function resolveFreeForm(
     if (typeof value === 'string') {
       text = value.trim();
       // Relative and dashed dates are resolved as everywhere else; other text passes through.
-      if (/date/i.test(key) && DATE_EXPRESSION.test(text) && !/^\d{8}$/.test(text)) text = resolveDate(text, ctx, label);
+      // Dates in free-form parameters are resolved and checked like the named ones.
+      if (/date/i.test(key) && DATE_EXPRESSION.test(text)) text = resolveDate(text, ctx, label);
     } else if (typeof value === 'boolean') {
       text = value ? 'true' : 'false';
     } else if (typeof value === 'number' && Number.isFinite(value)) {

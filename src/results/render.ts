@@ -270,8 +270,10 @@ function nextSteps(view: ResultView): string[] {
     `Next: query_report ${JSON.stringify(example)} filters, groups and totals all ${n(view.fetchedRecords)} held records without calling the service.`,
   ];
   if (!view.complete) {
-    const missing = view.totalRecords === null ? 'the rest' : `the ${n(view.totalRecords - view.fetchedRecords)} records still missing`;
-    steps.push(`continue_report {"resultId":"${view.resultId}"} fetches ${missing}.`);
+    const missing = view.totalRecords === null ? null : view.totalRecords - view.fetchedRecords;
+    steps.push(missing !== null && missing <= 0
+      ? 'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.'
+      : `continue_report {"resultId":"${view.resultId}"} fetches ${missing === null ? 'the rest' : `the ${n(missing)} records still missing`}.`);
   }
   steps.push(`All records as JSON: ${view.resourceUri}`);
   return steps;

@@ -87,7 +87,10 @@ export class UpstreamClient {
         return { ...page, attempts: attempt };
       } catch (err) {
         const error = err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
-        if (!error.retryable || attempt >= this.retry.attempts) throw error;
+        if (!error.retryable) throw error;
+        if (attempt >= this.retry.attempts) {
+          throw new ReportsError(error.kind, `${error.message} Gave up after ${attempt} attempts.`, error.details, error.retryable);
+        }
         const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
         const jittered = backoff / 2 + this.random() * (backoff / 2);
         const delay = Math.max(jittered, error.details.retryAfterMs ?? 0);

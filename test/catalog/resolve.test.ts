@@ -176,6 +176,10 @@ describe('resolveInput', () => {
     expect(
       thrown(() => resolveInput(def('find_bookings'), { parameters: { OwningCompanyCode: 'INITECH' } }, pinned)).message,
     ).toMatch(/^OwningCompanyCode: 'INITECH' is outside the configured company scope/);
+    // Free-form dates are checked like named ones.
+    expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { PNRCreationDate: '20269999' } }, UTC)).message).toBe(
+      "parameters.PNRCreationDate: '20269999' is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N",
+    );
     // ...and is sent by default on the free-form tools as on the others.
     expect(resolveInput(def('find_bookings'), {}, pinned).query).toEqual({ OwningCompanyCode: 'ACME,GLOBEX' });
     expect(resolveInput(def('find_bookings'), { parameters: { RecordLocator: 'ABC123' } }, pinned).query).toEqual({

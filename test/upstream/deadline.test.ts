@@ -56,7 +56,7 @@ describe('call budget (REPORTS_CALL_BUDGET_MS)', () => {
     const svc = await service({ total: 2000, fault: () => ({ hang: true }) });
     const err = await rejection(fetchReport(client(svc.url, { timeoutMs: 100 }), req({ budgetMs: 5_000 })));
     expect(err.kind).toBe('timeout');
-    expect(err.message).toBe('/CarSegmentsByDate did not answer within 100 ms (REPORTS_TIMEOUT_MS).');
+    expect(err.message).toBe('/CarSegmentsByDate did not answer within 100 ms (REPORTS_TIMEOUT_MS). Gave up after 3 attempts.');
     expect(svc.requests).toHaveLength(3);
   });
 

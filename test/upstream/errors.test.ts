@@ -112,7 +112,7 @@ describe('bodies that are not the JSON envelope', () => {
     ]);
     expect(err.kind).toBe('server');
     expect(err.message).toBe(
-      "/CarSegmentsByDate answered HTTP 502. The service failed; this is not caused by the request. The body (text/html) begins: '<html> <head><title>502 Bad Gateway</title></head> <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body> </html>'",
+      "/CarSegmentsByDate answered HTTP 502. The service failed; this is not caused by the request. The body (text/html) begins: '<html> <head><title>502 Bad Gateway</title></head> <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body> </html>' Gave up after 3 attempts.",
     );
   });
 });

@@ -47,7 +47,7 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
     const err = await rejection(client(url, { log: (l) => logs.push(l) }).getPage(page()));
     expect(err.kind).toBe('network');
     expect(err.retryable).toBe(true);
-    expect(err.message).toBe(`Could not complete the request to ${url}/CarSegmentsByDate (ECONNREFUSED: connect ECONNREFUSED ${url.slice('http://'.length)}). Check REPORTS_BASE_URL and that the service is reachable.`);
+    expect(err.message).toBe(`Could not complete the request to ${url}/CarSegmentsByDate (ECONNREFUSED: connect ECONNREFUSED ${url.slice('http://'.length)}). Check REPORTS_BASE_URL and that the service is reachable. Gave up after 3 attempts.`);
     expect(logs.filter((l) => l.startsWith('retry '))).toHaveLength(2);
   });
 
@@ -105,7 +105,7 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
     expect(svc.requests).toHaveLength(3);
     expect(err.kind).toBe('server');
     expect(err.details).toEqual({ status: 504, path: PATH, upstreamMessage: undefined });
-    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The body (text/plain) begins: 'Gateway Timeout'");
+    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The body (text/plain) begins: 'Gateway Timeout' Gave up after 3 attempts.");
   });
 
   test('each retry is signed afresh: new date, new signature, each verified', async () => {
