@@ -62,7 +62,12 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
 
   if (summary.recordCount > 0) {
     head.push(`Summary of all ${n(summary.recordCount)} records:`);
-    for (const [path, p] of Object.entries(summary.fields)) head.push(`- ${truncate(profileLine(path, p), 220)}`);
+    // When every record is listed below, "N distinct (all unique)" says nothing the rows don't.
+    const allListed = records.length <= rowLimit;
+    for (const [path, p] of Object.entries(summary.fields)) {
+      if (allListed && p.unique) continue;
+      head.push(`- ${truncate(profileLine(path, p), 220)}`);
+    }
     if (summary.emptyFields.length) head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
     if (summary.otherFields?.length) head.push(`Not profiled: ${truncate(summary.otherFields.join(', '), 600)}`);
     head.push('');
