@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'index.js');
-const SHOW_LINES = 22;
+const SHOW_LINES = 30;
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 

@@ -252,7 +252,7 @@ function profileLine(path: string, p: FieldProfile): string {
       return `${path}: free text, ${n(p.distinct ?? 0)} distinct, e.g. "${truncate(p.sample ?? '', 60)}"${empty}`;
     case 'list': {
       const { min = 0, max = 0, total = 0 } = p.items ?? {};
-      return `${path}: list, ${min === max ? min : `${min}–${max}`} items per record, ${n(total)} in all${empty}`;
+      return `${path}: list, ${min === max ? min : `${min}–${max}`} item${min === max && max === 1 ? '' : 's'} per record, ${n(total)} in all${empty}`;
     }
   }
 }
