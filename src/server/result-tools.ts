@@ -42,9 +42,17 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       if (output.rows) {
         const { rows, leftOut } = fitRows(output.rows);
         if (leftOut > 0) {
-          notes.push(leftOutNote(leftOut, rows.length, 'asked for'));
+          notes.push(leftOutNote(leftOut, rows.length, 'asked for', 'rows'));
           output.rows = rows;
           output.nextOffset = output.offset + rows.length;
+        }
+      }
+      if (output.groups) {
+        const { rows: groups, leftOut } = fitRows(output.groups);
+        if (leftOut > 0) {
+          notes.push(leftOutNote(leftOut, groups.length, 'asked for', 'groups'));
+          output.groups = groups;
+          output.nextOffset = output.offset + groups.length;
         }
       }
       const text = renderQuery(output, { resultId: id, report: stored.report, heldRecords: stored.records.length, args: query, resourceUri: resultUri(id) });

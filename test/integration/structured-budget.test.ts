@@ -57,3 +57,40 @@ describe('structuredContent budget and unknown columns', () => {
     expect(textOf(result)).toContain("fields: 'Acount' is not a field of this result.");
   });
 });
+
+describe('structured budget edge cases', () => {
+  let s: InProcess;
+  let id: string;
+  beforeAll(async () => {
+    s = await startInProcess();
+    // One oversized record, then small ones; and 300 groups with long keys.
+    const records = [
+      { K: 'x'.repeat(70_000), N: 0 },
+      ...Array.from({ length: 300 }, (_, i) => ({ K: `${String(i).padStart(3, '0')}${'k'.repeat(400)}`, N: i + 1 })),
+    ];
+    id = s.rt.store.put({
+      report: 'air_segments_by_date', source: 'demo', query: {}, sentQuery: {}, totalRecords: records.length,
+      complete: true, notes: [], records, held: [{ offset: 0, count: records.length }],
+    }).id;
+  });
+  afterAll(() => s.close());
+
+  it('a row larger than the budget is still returned alone, so paging moves on', async () => {
+    const q = await s.call('query_report', { resultId: id, limit: 5 });
+    const sc = q.structuredContent as { rows: Array<{ N: number }>; nextOffset: number };
+    expect(sc.rows.map((r) => r.N)).toEqual([0]);
+    expect(sc.nextOffset).toBe(1);
+    const next = await s.call('query_report', { resultId: id, limit: 5, offset: 1 });
+    expect((next.structuredContent as { rows: Array<{ N: number }> }).rows.map((r) => r.N)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('groups are held to the same budget and paged by nextOffset', async () => {
+    const q = await s.call('query_report', { resultId: id, groupBy: ['K'], orderBy: [{ field: 'K' }], limit: 1000 });
+    const sc = q.structuredContent as { groups: Array<{ key: { K: string } }>; nextOffset: number; notes: string[] };
+    expect(JSON.stringify(sc.groups).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
+    expect(sc.groups.length).toBeLessThan(301);
+    expect(sc.nextOffset).toBe(sc.groups.length);
+    expect(sc.groups[0].key.K.startsWith('000')).toBe(true);
+    expect(sc.notes[0]).toMatch(new RegExp(`^structuredContent\\.groups holds the first ${sc.groups.length} of the 301 groups asked for`));
+  });
+});
