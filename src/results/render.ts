@@ -243,8 +243,14 @@ function profileLine(path: string, p: FieldProfile): string {
       return p.kind === 'boolean' ? `${path}: ${top}${empty}` : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
-      const range = p.min === p.max ? `all ${num(p.min)}` : `${num(p.min)} to ${num(p.max)}`;
-      return `${path}: ${p.sum !== undefined ? `sum ${num(p.sum)}; ` : ''}${range}${empty}`;
+      const range = p.sumByCurrency ? '' : p.min === p.max ? `all ${num(p.min)}` : `${num(p.min)} to ${num(p.max)}`;
+      if (p.sumByCurrency) {
+        const { field, sums, currencies } = p.sumByCurrency;
+        const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
+        return `${path}: sum by ${field} (never added across currencies): ${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`;
+      }
+      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${p.currency ? ` ${p.currency.value}` : ''}; ` : '';
+      return `${path}: ${sum}${range}${empty}`;
     }
     case 'date':
       return `${path}: ${shortDate(String(p.min))} → ${shortDate(String(p.max))}${empty}`;
@@ -264,12 +270,15 @@ function nextSteps(view: ResultView): string[] {
     groupable.find(([path]) => path === 'Account') ??
     groupable.find(([, p]) => (p.distinct ?? 0) <= 50) ??
     groupable[0];
-  const amount = fields.find(([, p]) => p.sum !== undefined);
+  const amount = fields.find(([, p]) => p.sum !== undefined || p.sumByCurrency !== undefined);
   const filters = groupable.filter(([path, p]) => path !== cat?.[0] && !isIdField(path) && (p.distinct ?? 0) <= 50);
   const filter = filters.find(([path]) => /Status/.test(path)) ?? filters[0];
   const example: Record<string, unknown> = { resultId: view.resultId };
   if (filter?.[1].top?.length) example.where = [{ field: filter[0], op: 'eq', value: filter[1].top[0].value }];
   if (cat) example.groupBy = [cat[0]];
+  // Amounts in several currencies are summed per currency, never across them.
+  const split = amount?.[1].sumByCurrency?.field;
+  if (split) example.groupBy = [...((example.groupBy as string[] | undefined) ?? []).filter((g) => g !== split), split];
   if (amount) example.aggregates = [{ fn: 'sum', field: amount[0] }];
   const steps = [
     `Next: query_report ${JSON.stringify(example)} filters, groups and totals all ${n(view.fetchedRecords)} held records without calling the service.`,

@@ -35,8 +35,15 @@ export interface FieldProfile {
   /** Numbers: numeric min/max. Dates: the earliest/latest value as written (ISO). */
   min?: number | string;
   max?: number | string;
-  /** Amount-like numeric fields (fares, taxes, rates, nights, totals…). */
+  /** Amount-like numeric fields (fares, taxes, rates, nights, totals…), when all in one
+   *  currency (or no currency field goes with it). */
   sum?: number;
+  /** The currency field that goes with this amount (FOPFare -> FOPCurrency, RateAmount ->
+   *  CurrencyCode) and its one value, when it has one. */
+  currency?: { field: string; value: string };
+  /** Amounts in several currencies are never added together: one sum per currency instead
+   *  (most records first, at most 10), and `sum` is absent. */
+  sumByCurrency?: { field: string; currencies: number; sums: Array<{ currency: string; sum: number; count: number }> };
   /** Lists: items per record (records holding a list) and items in all. */
   items?: { min: number; max: number; total: number };
   /** Free text: one short example. */
@@ -142,6 +149,7 @@ export function summarize(records: readonly Rec[], options: SummarizeOptions = {
     fields[path] = profile(path, a, recordCount, topN);
     profiled++;
   }
+  splitSumsByCurrency(records, fields);
   const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
   if (otherFields.length) summary.otherFields = capNames(otherFields);
   return summary;
@@ -286,4 +294,65 @@ function topValues(counts: Map<unknown, number>, n: number): TopValue[] {
 
 function capNames(names: string[]): string[] {
   return names.length > MAX_NAMES ? [...names.slice(0, MAX_NAMES), `… (+${names.length - MAX_NAMES} more)`] : names;
+}
+
+const CURRENCY_FIELD = /curr/i;
+/** Money, as opposed to other summed quantities (nights, segments, kilometres, tonnes). */
+const MONEY_FIELD = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/i;
+const MAX_CURRENCIES = 10;
+
+/**
+ * An amount's currency field: the currency field sharing the longest name prefix with it
+ * (FOPFare/FOPCurrency, CreditValue/CreditCurrency), else a general Currency/CurrencyCode
+ * field (beside RateAmount). Top-level fields only.
+ */
+function currencyFieldFor(amount: string, currencyFields: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestPrefix = 1;
+  for (const c of currencyFields) {
+    let i = 0;
+    while (i < amount.length && i < c.length && amount[i] === c[i]) i++;
+    if (i > bestPrefix) {
+      best = c;
+      bestPrefix = i;
+    }
+  }
+  if (best) return best;
+  // Otherwise only a general currency field: CreditCurrency says nothing about FOPFare.
+  const generic = currencyFields.filter((c) => /^(currency|currencycode)$/i.test(c));
+  return generic.length === 1 ? generic[0] : undefined;
+}
+
+/** Replaces a sum across several currencies by one sum per currency (see FieldProfile). */
+function splitSumsByCurrency(records: readonly Rec[], fields: Record<string, FieldProfile>): void {
+  const currencyFields = Object.keys(fields).filter((f) => !f.includes('.') && CURRENCY_FIELD.test(f) && fields[f].kind === 'categorical');
+  if (!currencyFields.length) return;
+  for (const [path, p] of Object.entries(fields)) {
+    if (p.sum === undefined || path.includes('.') || !MONEY_FIELD.test(path)) continue;
+    const field = currencyFieldFor(path, currencyFields);
+    if (!field) continue;
+    const byCurrency = new Map<string, { sum: number; count: number; decimals: number }>();
+    for (const r of records) {
+      const v = r[path];
+      const amount = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined;
+      if (amount === undefined || Number.isNaN(amount)) continue;
+      const currency = r[field] === undefined || r[field] === null || r[field] === '' ? '(none)' : String(r[field]);
+      const acc = byCurrency.get(currency) ?? { sum: 0, count: 0, decimals: 0 };
+      acc.sum += amount;
+      acc.count++;
+      acc.decimals = Math.max(acc.decimals, decimalsOf(v));
+      byCurrency.set(currency, acc);
+    }
+    if (byCurrency.size === 1) {
+      const [currency] = byCurrency.keys();
+      if (currency !== '(none)') p.currency = { field, value: currency };
+      continue;
+    }
+    const sums = [...byCurrency]
+      .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_CURRENCIES)
+      .map(([currency, acc]) => ({ currency, sum: roundTo(acc.sum, acc.decimals), count: acc.count }));
+    delete p.sum;
+    p.sumByCurrency = { field, currencies: byCurrency.size, sums };
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/results/summarize.js';
+import { renderResult } from '../../src/results/render.js';
 import { cents, coupons, generateCoupons } from './fixtures.js';
 
 describe('summarize', () => {
@@ -123,5 +124,52 @@ describe('summarize', () => {
     expect(big.fields.FOPFare.sum).toBe(sum);
     expect(big.fields.RecordLocator.unique).toBe(true);
     expect(JSON.stringify(big).length).toBeLessThan(12_000);
+  });
+});
+
+describe('amounts and their currencies', () => {
+  const records = [
+    { RateAmount: '100.50', CurrencyCode: 'GBP', FOPFare: '10.00', FOPCurrency: 'EUR', CreditValue: 5, CreditCurrency: 'USD', NbrNights: 2 },
+    { RateAmount: '200.25', CurrencyCode: 'USD', FOPFare: '20.10', FOPCurrency: 'EUR', CreditValue: 7, CreditCurrency: 'SGD', NbrNights: 3 },
+    { RateAmount: '50', CurrencyCode: 'GBP', FOPFare: '5.05', FOPCurrency: 'EUR', NbrNights: 1 },
+    { RateAmount: '1.10', FOPFare: '1', FOPCurrency: 'EUR' },
+  ];
+  const s = summarize(records);
+
+  it('never adds amounts across currencies: one sum per currency, most records first', () => {
+    expect(s.fields.RateAmount.sum).toBeUndefined();
+    expect(s.fields.RateAmount.sumByCurrency).toEqual({
+      field: 'CurrencyCode',
+      currencies: 3,
+      sums: [
+        { currency: 'GBP', sum: 150.5, count: 2 },
+        { currency: '(none)', sum: 1.1, count: 1 },
+        { currency: 'USD', sum: 200.25, count: 1 },
+      ],
+    });
+    // CreditValue pairs with CreditCurrency by name, not with CurrencyCode.
+    expect(s.fields.CreditValue.sumByCurrency?.field).toBe('CreditCurrency');
+    expect(s.fields.CreditValue.sumByCurrency?.sums).toEqual([
+      { currency: 'SGD', sum: 7, count: 1 },
+      { currency: 'USD', sum: 5, count: 1 },
+    ]);
+  });
+
+  it('one currency: the plain sum, labelled with it; no currency field: the plain sum', () => {
+    expect(s.fields.FOPFare.sum).toBe(36.15);
+    expect(s.fields.FOPFare.currency).toEqual({ field: 'FOPCurrency', value: 'EUR' });
+    expect(s.fields.NbrNights.sum).toBe(6);
+    expect(s.fields.NbrNights.currency).toBeUndefined();
+  });
+
+  it('renders per-currency sums and suggests grouping by the currency', () => {
+    const text = renderResult({
+      report: 'hotel_segments', source: 'demo', query: {}, totalRecords: 4, fetchedRecords: 4, complete: true, notes: [],
+      resultId: 'r_x', resourceUri: 'reports://results/r_x', summary: s, records,
+    });
+    expect(text).toContain('- RateAmount: sum by CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25');
+    expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1');
+    // The suggested query sums the amount per currency.
+    expect(text).toMatch(/query_report \{"resultId":"r_x",.*"groupBy":\[(?:"[A-Za-z]+",)?"CurrencyCode"\],"aggregates":\[\{"fn":"sum","field":"RateAmount"\}\]\}/);
   });
 });
