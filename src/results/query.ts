@@ -127,6 +127,10 @@ function compare(v: unknown, q: Prepared): number | undefined {
   if (q.num !== undefined) {
     const n = toNumber(typeof v === 'string' ? v.trim() : v);
     if (n !== undefined) return sign(n - q.num);
+    // A number is not ordered against text ('N/A' is not greater than 50); equality by text
+    // still holds for labels that merely look numeric.
+    const t = scalarText(v).trim().toLowerCase();
+    return t === q.text ? 0 : undefined;
   }
   if (typeof v === 'object') return undefined;
   const t = scalarText(v).trim().toLowerCase();
@@ -360,9 +364,11 @@ function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {
         break;
       case 'min':
       case 'max': {
+        // Among values of different kinds, numbers win over dates and dates over text, for
+        // max as for min: max of 10, 100 and 'N/A' is 100.
         const k = sortKey(v);
-        if (!s.best) s.best = { ...k, value: v };
-        else {
+        if (!s.best || k.rank < s.best.rank) s.best = { ...k, value: v };
+        else if (k.rank === s.best.rank) {
           const c = compareKeys(k, s.best, false);
           if (fn === 'min' ? c < 0 : c > 0) s.best = { ...k, value: v };
         }

@@ -281,3 +281,15 @@ describe('query schema', () => {
     expect(JSON.stringify(json).length).toBeLessThan(3000);
   });
 });
+
+describe('numbers against text', () => {
+  const rows = [{ Amt: '10' }, { Amt: '9' }, { Amt: 'N/A' }, { Amt: '100' }, { Amt: '' }];
+  it('a numeric bound never matches text, and min/max prefer numbers', () => {
+    expect(runQuery(rows, { where: [{ field: 'Amt', op: 'gt', value: 50 }] }).rows).toEqual([{ Amt: '100' }]);
+    expect(runQuery(rows, { where: [{ field: 'Amt', op: 'lt', value: '50' }] }).rows).toEqual([{ Amt: '10' }, { Amt: '9' }]);
+    const g = runQuery(rows, { aggregates: [{ fn: 'max', field: 'Amt' }, { fn: 'min', field: 'Amt' }] }).groups![0];
+    // Numeric strings come back as numbers, as sums do.
+    expect(g.max_Amt).toBe(100);
+    expect(g.min_Amt).toBe(9);
+  });
+});
