@@ -22,7 +22,8 @@ async function main(): Promise<void> {
     throw err;
   }
   if (loaded.help) {
-    process.stderr.write(usage());
+    // --help never starts the protocol, so stdout is free for it.
+    process.stdout.write(usage());
     return;
   }
   const { config } = loaded;

@@ -45,11 +45,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   let key = config.apiKey;
   if (config.demo) {
     // Demo data is anchored on today so that "this week" questions find bookings.
-    sandbox = await startSandbox({ dataNow: now(), ...options.sandbox });
+    try {
+      sandbox = await startSandbox({ dataNow: now(), ...options.sandbox });
+    } catch (err) {
+      throw new Error(`demo mode: the embedded sandbox could not start on 127.0.0.1 (${err instanceof Error ? err.message : String(err)})`);
+    }
     baseUrl = sandbox.url;
     username = sandbox.username;
     key = sandbox.key;
     log(`demo mode (${config.demoReason === 'forced' ? 'REPORTS_DEMO / --demo' : 'no REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY set'}): synthetic data from the embedded sandbox at ${sandbox.url}`);
+    config = fitToDemoAgency(config, sandbox, log);
   }
   if (!baseUrl || !username || !key) throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
 
@@ -80,4 +85,29 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await sandbox?.close();
     },
   };
+}
+
+/**
+ * A real agency's UserName or company codes mean nothing to the demo agency: the sandbox
+ * would refuse the user and find no records for the codes. They are set aside, with a line
+ * saying so and what the demo agency has, rather than failing every call.
+ */
+function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config {
+  const out = { ...config };
+  if (config.userName) {
+    const users = sandbox.dataset.appUsers.map((u) => u.email);
+    if (!users.some((u) => u.toLowerCase() === config.userName!.toLowerCase())) {
+      log(`demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo users: ${users.slice(0, 5).join(', ')}`);
+      out.userName = undefined;
+    }
+  }
+  if (config.owningCompanyCodes) {
+    const codes = sandbox.dataset.companies.map((c) => c.code);
+    const kept = config.owningCompanyCodes.filter((c) => codes.some((d) => d.toLowerCase() === c.toLowerCase()));
+    if (kept.length < config.owningCompanyCodes.length) {
+      log(`demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`);
+      out.owningCompanyCodes = kept.length ? kept : undefined;
+    }
+  }
+  return out;
 }
