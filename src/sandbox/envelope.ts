@@ -42,7 +42,11 @@ export function successEnvelope(
       ResponseRecords: page.responseRecords,
     };
   }
-  return { ResponseMetadata: meta, ResponseReport: envelope === 'item' ? { Item: records } : records };
+  // The spec says "ResponseReport.Item is one <record>" while pages hold many; the published
+  // pages leave open which. The sandbox answers both forms: a lone record as the object itself,
+  // several as a list, so clients meet both.
+  const item = records.length === 1 ? records[0] : records;
+  return { ResponseMetadata: meta, ResponseReport: envelope === 'item' ? { Item: item } : records };
 }
 
 export function errorEnvelope(code: string, message: string, statusCode: string, verbose: string): JsonRecord {
