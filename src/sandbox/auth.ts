@@ -19,6 +19,7 @@ export interface AuthFailure {
 export interface Credentials { username: string; key: string }
 
 const REQUIRED = [HEADER_USERNAME, HEADER_DATE, 'CONTENT-TYPE', HEADER_SIGNATURE] as const;
+const CONTENT_TYPES = ['application/json', 'application/xml', 'text/csv'];
 /** RFC 1123, weekday optional (the spec's example omits it): `Sun, 22 Nov 2026 01:16:28 GMT`. */
 const RFC1123 = /^(?:[A-Za-z]{3},\s*)?\d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
@@ -62,6 +63,14 @@ export function checkSignature(
       code: 'Unauthorized',
       message: `Unknown API username in ${HEADER_USERNAME}`,
       verbose: `The API username '${username.slice(0, 80)}' is not registered with this service (it is the API username, not an application login e-mail).`,
+    };
+  }
+  // spec section 5: CONTENT-TYPE is one of application/json, application/xml, text/csv.
+  if (!CONTENT_TYPES.includes(contentType.trim().toLowerCase())) {
+    return {
+      code: 'Unauthorized',
+      message: `CONTENT-TYPE '${contentType.slice(0, 60)}' is not accepted`,
+      verbose: `CONTENT-TYPE must be one of ${CONTENT_TYPES.join(', ')}; it is also part of the signed message.`,
     };
   }
   const at = RFC1123.test(date.trim()) ? Date.parse(date) : Number.NaN;

@@ -72,6 +72,16 @@ describe('sandbox authentication', () => {
     expectRefused(wrongType, 'Unauthorized', /Invalid signature/);
   });
 
+  it('refuses a CONTENT-TYPE the spec does not list, even when signed with it', async () => {
+    const url = `${sb.url}${PATH}`;
+    const date = rfc1123(new Date());
+    const res = await call(sb, PATH, {
+      headers: { 'CONTENT-TYPE': 'text/plain', 'X-SERVICE-API-SIGNATURE': signRequest('GET', url, 'text/plain', date, sb.key) },
+      date: new Date(date),
+    });
+    expectRefused(res, 'Unauthorized', /^CONTENT-TYPE 'text\/plain' is not accepted$/);
+  });
+
   it('refuses a date more than five minutes off, either way', async () => {
     const stale = await call(sb, PATH, { date: new Date(Date.now() - 6 * 60_000) });
     expectRefused(stale, 'RequestExpired', /more than 5 minutes behind/);
