@@ -23,6 +23,7 @@ import {
 } from './query-schema.js';
 import {
   decimalsOf,
+  ExactSum,
   isEmpty,
   isIsoDate,
   parseQueryDate,
@@ -241,7 +242,7 @@ interface AggSpec {
 
 class AggState {
   n = 0;
-  sum = 0;
+  sum = new ExactSum();
   numeric = 0;
   decimals = 0;
   distinct?: Set<string>;
@@ -353,7 +354,7 @@ function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {
       case 'avg': {
         const n = toNumber(v);
         if (n !== undefined) {
-          s.sum += n;
+          s.sum.add(n);
           s.numeric++;
           s.decimals = Math.max(s.decimals, decimalsOf(v));
         }
@@ -383,9 +384,9 @@ function finish(s: AggState, fn: AggregateFn): unknown {
     case 'count':
       return s.n;
     case 'sum':
-      return s.numeric ? roundTo(s.sum, s.decimals) : null;
+      return s.numeric ? roundTo(s.sum.value, s.decimals) : null;
     case 'avg':
-      return s.numeric ? roundTo(s.sum / s.numeric, s.decimals + 2) : null;
+      return s.numeric ? roundTo(s.sum.value / s.numeric, s.decimals + 2) : null;
     case 'countDistinct':
       return s.distinct?.size ?? 0;
     case 'min':

@@ -6,6 +6,7 @@
  */
 import {
   decimalsOf,
+  ExactSum,
   isAmountField,
   isIdField,
   isIsoDate,
@@ -206,7 +207,7 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
   if (!a.sawBoolean && !a.sawObject && !isIdField(path) && keys.every((k) => toNumber(k) !== undefined)) {
     let min = Infinity;
     let max = -Infinity;
-    let sum = 0;
+    const sum = new ExactSum();
     let decimals = 0;
     for (const k of keys) {
       const n = typeof k === 'number' ? k : Number(k);
@@ -215,11 +216,11 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
       if (!Number.isInteger(n)) decimals = Math.max(decimals, decimalsOf(k));
     }
     for (const v of a.values) {
-      if (typeof v === 'number') sum += v;
-      else if (typeof v === 'string' && v !== '') sum += Number(v);
+      if (typeof v === 'number') sum.add(v);
+      else if (typeof v === 'string' && v !== '') sum.add(Number(v));
     }
     const out: FieldProfile = { kind: 'numeric', ...base, min, max };
-    if (isAmountField(path)) out.sum = roundTo(sum, decimals);
+    if (isAmountField(path)) out.sum = roundTo(sum.value, decimals);
     return out;
   }
   let maxLen = 0;
@@ -331,14 +332,14 @@ function splitSumsByCurrency(records: readonly Rec[], fields: Record<string, Fie
     if (p.sum === undefined || path.includes('.') || !MONEY_FIELD.test(path)) continue;
     const field = currencyFieldFor(path, currencyFields);
     if (!field) continue;
-    const byCurrency = new Map<string, { sum: number; count: number; decimals: number }>();
+    const byCurrency = new Map<string, { sum: ExactSum; count: number; decimals: number }>();
     for (const r of records) {
       const v = r[path];
       const amount = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined;
       if (amount === undefined || Number.isNaN(amount)) continue;
       const currency = r[field] === undefined || r[field] === null || r[field] === '' ? '(none)' : String(r[field]);
-      const acc = byCurrency.get(currency) ?? { sum: 0, count: 0, decimals: 0 };
-      acc.sum += amount;
+      const acc = byCurrency.get(currency) ?? { sum: new ExactSum(), count: 0, decimals: 0 };
+      acc.sum.add(amount);
       acc.count++;
       acc.decimals = Math.max(acc.decimals, decimalsOf(v));
       byCurrency.set(currency, acc);
@@ -351,7 +352,7 @@ function splitSumsByCurrency(records: readonly Rec[], fields: Record<string, Fie
     const sums = [...byCurrency]
       .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_CURRENCIES)
-      .map(([currency, acc]) => ({ currency, sum: roundTo(acc.sum, acc.decimals), count: acc.count }));
+      .map(([currency, acc]) => ({ currency, sum: roundTo(acc.sum.value, acc.decimals), count: acc.count }));
     delete p.sum;
     p.sumByCurrency = { field, currencies: byCurrency.size, sums };
   }

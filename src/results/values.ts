@@ -112,3 +112,22 @@ export function formatNumber(n: number): string {
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
+
+/**
+ * Neumaier-compensated summation: sums of many decimal amounts (100,000 fares) stay exact to
+ * the cent where a plain running total drifts in the last digits.
+ */
+export class ExactSum {
+  private sum = 0;
+  private compensation = 0;
+
+  add(x: number): void {
+    const t = this.sum + x;
+    this.compensation += Math.abs(this.sum) >= Math.abs(x) ? this.sum - t + x : x - t + this.sum;
+    this.sum = t;
+  }
+
+  get value(): number {
+    return this.sum + this.compensation;
+  }
+}

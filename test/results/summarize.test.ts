@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/results/summarize.js';
 import { renderResult } from '../../src/results/render.js';
+import { runQuery } from '../../src/results/query.js';
 import { cents, coupons, generateCoupons } from './fixtures.js';
 
 describe('summarize', () => {
@@ -171,5 +172,24 @@ describe('amounts and their currencies', () => {
     expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1');
     // The suggested query sums the amount per currency.
     expect(text).toMatch(/query_report \{"resultId":"r_x",.*"groupBy":\[(?:"[A-Za-z]+",)?"CurrencyCode"\],"aggregates":\[\{"fn":"sum","field":"RateAmount"\}\]\}/);
+  });
+});
+
+describe('sums stay exact over many decimal amounts', () => {
+  it('100,000 amounts of up to 100,000,000.99: the sum equals the exact integer-cent sum', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    let cents = 0n;
+    const records = Array.from({ length: 100_000 }, () => {
+      const c = BigInt(next() % 100_000) * 100_000n + BigInt(next() % 100_000);
+      cents += c;
+      const s = c.toString().padStart(3, '0');
+      return { FOPFare: `${s.slice(0, -2)}.${s.slice(-2)}` };
+    });
+    const exact = Number(cents) / 100;
+    const summary = summarize(records);
+    expect(summary.fields.FOPFare.sum).toBe(exact);
+    const q = runQuery(records, { aggregates: [{ fn: 'sum', field: 'FOPFare' }] });
+    expect(q.groups![0].sum_FOPFare).toBe(exact);
   });
 });

@@ -22,7 +22,7 @@ describe('Item forms', () => {
   it('one record: Item is the object; several: a list', async () => {
     const one = (await call(sb, `/AirSegmentsByDate${query({ ...params, Offset: '0', Limit: '1' })}`)).json();
     expect(Array.isArray((one.ResponseReport as { Item: unknown }).Item)).toBe(false);
-    expect((one.ResponseReport as { Item: { RecordLocator: string } }).Item.RecordLocator).toBe(
+    expect((one.ResponseReport as unknown as { Item: { RecordLocator: string } }).Item.RecordLocator).toBe(
       (sb.report('AirSegmentsByDate', params)[0] as { RecordLocator: string }).RecordLocator,
     );
     const three = (await call(sb, `/AirSegmentsByDate${query({ ...params, Offset: '0', Limit: '3' })}`)).json();
