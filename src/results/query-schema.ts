@@ -47,7 +47,7 @@ export const queryArgsShape = {
   groupBy: z
     .array(z.string().min(1))
     .optional()
-    .describe("Group by these fields; add ':day' or ':month' to a date field. Returns groups, not rows."),
+    .describe("Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items joined. Returns groups, not rows."),
   aggregates: z
     .array(aggregateSchema)
     .optional()

@@ -260,7 +260,15 @@ function grouped(
     const m = DATE_PART.exec(spec);
     const path = field(m ? m[1] : spec, `groupBy[${i}]`);
     const part = m ? PART_LENGTH[m[2].toLowerCase() as keyof typeof PART_LENGTH] : 0;
-    return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get: compilePath(path), part };
+    const get = compilePath(path);
+    if (part) {
+      // A date part on a field without dates would silently group by the raw values.
+      const sample = matched.map(get).find((v) => !isEmpty(v));
+      if (sample !== undefined && !isIsoDate(sample)) {
+        throw invalidInput(`groupBy[${i}]`, spec, `asks for a date part, but ${path} holds no dates (e.g. ${JSON.stringify(sample).slice(0, 40)}); group by ${path} itself`);
+      }
+    }
+    return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get, part };
   });
 
   const aggs: AggSpec[] = [];

@@ -293,3 +293,13 @@ describe('numbers against text', () => {
     expect(g.min_Amt).toBe(9);
   });
 });
+
+describe('date parts in groupBy', () => {
+  it('are refused on a field that holds no dates', () => {
+    expect(() => runQuery([{ Amt: '10' }, { Amt: '20' }], { groupBy: ['Amt:month'] })).toThrow(
+      `groupBy[0]: 'Amt:month' asks for a date part, but Amt holds no dates (e.g. "10"); group by Amt itself`,
+    );
+    const g = runQuery([{ D: '2026-11-02T10:00:00Z' }, { D: '2026-11-30T23:00:00-05:00' }, { D: '2026-12-01T00:00:00Z' }], { groupBy: ['D:month'] }).groups!;
+    expect(g.map((x) => [x.key['D:month'], x.count])).toEqual([['2026-11', 2], ['2026-12', 1]]);
+  });
+});
