@@ -41,14 +41,16 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   // shown instead, with a note naming the field and the fields that exist.
   const known = opts.fields?.length && stored.records.length ? collectPaths(stored.records) : [];
   const columns: string[] = [];
+  const unknown: string[] = [];
   for (const f of opts.fields ?? []) {
     try {
       columns.push(known.length ? resolveField(f, known, 'fields') : f);
     } catch (err) {
       if (!(err instanceof ReportsError)) throw err;
-      notes.push(`${err.message} The default columns are shown instead.`);
+      unknown.push(err.message);
     }
   }
+  for (const message of unknown) notes.push(`${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`);
   const fields = columns.length ? columns : undefined;
   const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields });
   // The rows as the text shows them, read like query_report reads them (dot paths fan out

@@ -50,11 +50,15 @@ describe('structuredContent budget and unknown columns', () => {
     expect(s.rt.store.list().length).toBe(before + 1);
     expect(sc.notes).toHaveLength(1);
     expect(sc.notes[0]).toBe(
-      "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus. The default columns are shown instead.",
+      "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus. It is left out of the columns.",
     );
     // The known one, resolved ignoring case, is the column shown.
     expect(Object.keys(sc.rows[0] as object)).toEqual(['CarrierCode']);
     expect(textOf(result)).toContain("fields: 'Acount' is not a field of this result.");
+    // Only unknown columns: the default ones are shown, and the note says so.
+    const only = (await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount'] })).structuredContent as Sc;
+    expect(only.notes[0]).toMatch(/The default columns are shown instead\.$/);
+    expect(Object.keys(only.rows[0] as object).length).toBeGreaterThan(8);
   });
 });
 
