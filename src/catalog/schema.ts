@@ -9,12 +9,12 @@
  */
 import { z } from 'zod';
 import { describeValue } from '../errors.js';
+import { DEFAULT_ROW_LIMIT } from '../results/render.js';
 import { acceptedParams, DATE_EXPRESSION, expectation } from './params.js';
 import type { ParamSpec, TransactionDef } from './types.js';
 
 export const CONTROL_NAMES = ['maxRecords', 'fields', 'rowLimit'] as const;
 export const FREE_FORM_NAME = 'parameters';
-export const DEFAULT_ROW_LIMIT = 20;
 /** Rows asked for beyond what fits are cut by the renderer at its token ceiling, with a count. */
 export const MAX_ROW_LIMIT = 100_000;
 

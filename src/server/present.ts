@@ -14,8 +14,6 @@ export interface PresentOptions {
   extraNotes?: string[];
 }
 
-export const DEFAULT_ROW_LIMIT = 20;
-
 /**
  * The result shape of CONTRACT.md section 5, for a report tool and continue_report alike:
  * structuredContent with the exact summary and the first rows, text rendered within the
@@ -52,7 +50,7 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   }
   for (const message of unknown) notes.push(`${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`);
   const fields = columns.length ? columns : undefined;
-  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit ?? DEFAULT_ROW_LIMIT, fields });
+  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit, fields });
   // The rows as the text shows them, read like query_report reads them (dot paths fan out
   // through lists), within their own budget.
   const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));

@@ -189,10 +189,6 @@ export class UpstreamClient {
     return { status: res.statusCode, contentType: header('content-type') ?? '', date: header('date'), retryAfter: header('retry-after'), bodyText, json };
   }
 
-  redact(text: string): string {
-    return redact(text, this.secrets);
-  }
-
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }

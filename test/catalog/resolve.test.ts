@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ReportsError } from '../../src/errors.js';
 import { resolveDate, resolveInput, type ResolveContext } from '../../src/catalog/resolve.js';
 import { findTransaction } from '../../src/catalog/transactions.js';
+import { thrown } from '../helpers/thrown.js';
 
 const def = (tool: string) => findTransaction(tool)!;
 
@@ -9,15 +9,6 @@ const def = (tool: string) => findTransaction(tool)!;
 const NOW = new Date('2026-03-01T05:00:00Z');
 const UTC: ResolveContext = { timeZone: 'UTC', now: NOW };
 
-function thrown(fn: () => unknown): ReportsError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ReportsError);
-    return err as ReportsError;
-  }
-  throw new Error('expected a ReportsError');
-}
 
 describe('resolveDate', () => {
   it('resolves today in the configured zone', () => {

@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReportsError } from '../../src/errors.js';
 import { runQuery } from '../../src/results/query.js';
 import { queryArgsSchema, queryArgsShape, type QueryArgs } from '../../src/results/query-schema.js';
 import { cents, coupons, type Rec } from './fixtures.js';
+import { thrown } from '../helpers/thrown.js';
 
 const records = coupons();
 const locators = (rows: Rec[] | undefined) => (rows ?? []).map((r) => r.RecordLocator);
 
-function thrown(fn: () => unknown): ReportsError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ReportsError);
-    return e as ReportsError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('runQuery: groups and aggregates', () => {
   it('counts and sums per Account like a direct computation, count desc by default', () => {

@@ -1,22 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { parseEnvelope } from '../../src/upstream/envelope.js';
-import { ReportsError } from '../../src/errors.js';
 import { client, rejection, service, PATH } from './harness.js';
+import { thrown } from '../helpers/thrown.js';
 
 const ok = (report: unknown, paging?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   ResponseMetadata: { Success: true, HasCache: false, HasPaging: !!paging, ...(paging ? { PagingMetadata: paging } : {}), ...extra },
   ...(report === undefined ? {} : { ResponseReport: report }),
 });
 
-function thrown(fn: () => unknown): ReportsError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ReportsError);
-    return err as ReportsError;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('envelope', () => {
   test('list report with paging metadata (Offset/Limit strings, counts integers)', () => {
