@@ -20,7 +20,13 @@ const LATENCY_MS = 20;
 
 async function startSandboxProcess(): Promise<{ url: string; username: string; key: string; stop: () => void }> {
   const child = spawn(process.execPath, [path.join(here, '..', 'src', 'sandbox', 'cli.js')], {
-    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_SIZE: '8000', SANDBOX_LATENCY_MS: String(LATENCY_MS), SANDBOX_DATA_NOW: '2026-11-15' },
+    env: {
+      ...process.env,
+      SANDBOX_PORT: '0',
+      SANDBOX_SIZE: '8000',
+      SANDBOX_LATENCY_MS: String(LATENCY_MS),
+      SANDBOX_DATA_NOW: '2026-11-15',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -36,14 +42,30 @@ async function startSandboxProcess(): Promise<{ url: string; username: string; k
 
 async function timeFetch(sandbox: { url: string; username: string; key: string }, concurrency: number) {
   const limiter = new Limiter(concurrency);
-  const client = new UpstreamClient({ baseUrl: sandbox.url, username: sandbox.username, key: sandbox.key, timeoutMs: 30_000, limiter });
+  const client = new UpstreamClient({
+    baseUrl: sandbox.url,
+    username: sandbox.username,
+    key: sandbox.key,
+    timeoutMs: 30_000,
+    limiter,
+  });
   const query = { DateStart: '20240101', DateEnd: '20281231', CouponCodeGroup: 'ALL', DateTracker: 'I' };
   const started = performance.now();
-  const outcome = await fetchReport(client, { path: '/TicketCouponsByStatusCode', query, envelope: 'collection', pageSize: PAGE, maxRecords: RECORDS, budgetMs: 120_000 });
+  const outcome = await fetchReport(client, {
+    path: '/TicketCouponsByStatusCode',
+    query,
+    envelope: 'collection',
+    pageSize: PAGE,
+    maxRecords: RECORDS,
+    budgetMs: 120_000,
+  });
   const ms = performance.now() - started;
   await client.close();
   const fetched = outcome.pages.reduce((n, p) => n + p.records.length, 0);
-  if (fetched !== RECORDS) throw new Error(`expected ${RECORDS} records, fetched ${fetched} (total ${outcome.totalRecords}): ${outcome.notes.join(' ')}`);
+  if (fetched !== RECORDS)
+    throw new Error(
+      `expected ${RECORDS} records, fetched ${fetched} (total ${outcome.totalRecords}): ${outcome.notes.join(' ')}`,
+    );
   return { ms, maxInFlight: limiter.maxActive };
 }
 

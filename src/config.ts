@@ -46,23 +46,92 @@ interface VariableDef {
 
 /** The configuration table: README's table and the manifest's user_config follow it. */
 export const VARIABLES: readonly VariableDef[] = [
-  { env: 'REPORTS_BASE_URL', flag: 'base-url', meaning: "the service's base URL, e.g. https://reports.example.com/api" },
+  {
+    env: 'REPORTS_BASE_URL',
+    flag: 'base-url',
+    meaning: "the service's base URL, e.g. https://reports.example.com/api",
+  },
   { env: 'REPORTS_API_USERNAME', flag: 'api-username', meaning: 'API username, sent in X-SERVICE-API-USERNAME' },
-  { env: 'REPORTS_API_KEY', flag: 'api-key', meaning: 'secret signing key; never logged, echoed or returned', secret: true },
-  { env: 'REPORTS_USER_NAME', flag: 'user-name', meaning: 'default UserName (an e-mail) for transactions that take it' },
-  { env: 'REPORTS_OWNING_COMPANY_CODES', flag: 'owning-company-codes', meaning: 'comma list; pins the company scope: sent by default, codes outside it refused' },
-  { env: 'REPORTS_TIMEZONE', flag: 'timezone', meaning: 'IANA zone in which today/yesterday/today-N resolve', default: "the system's" },
+  {
+    env: 'REPORTS_API_KEY',
+    flag: 'api-key',
+    meaning: 'secret signing key; never logged, echoed or returned',
+    secret: true,
+  },
+  {
+    env: 'REPORTS_USER_NAME',
+    flag: 'user-name',
+    meaning: 'default UserName (an e-mail) for transactions that take it',
+  },
+  {
+    env: 'REPORTS_OWNING_COMPANY_CODES',
+    flag: 'owning-company-codes',
+    meaning: 'comma list; pins the company scope: sent by default, codes outside it refused',
+  },
+  {
+    env: 'REPORTS_TIMEZONE',
+    flag: 'timezone',
+    meaning: 'IANA zone in which today/yesterday/today-N resolve',
+    default: "the system's",
+  },
   { env: 'REPORTS_PAGE_SIZE', flag: 'page-size', meaning: 'Limit sent per upstream page', default: '500' },
-  { env: 'REPORTS_CONCURRENCY', flag: 'concurrency', meaning: 'most upstream requests in flight at once, process-wide', default: '4' },
-  { env: 'REPORTS_MAX_RECORDS', flag: 'max-records', meaning: 'most records one report call fetches (a call may ask for fewer)', default: '50000' },
+  {
+    env: 'REPORTS_CONCURRENCY',
+    flag: 'concurrency',
+    meaning: 'most upstream requests in flight at once, process-wide',
+    default: '4',
+  },
+  {
+    env: 'REPORTS_MAX_RECORDS',
+    flag: 'max-records',
+    meaning: 'most records one report call fetches (a call may ask for fewer)',
+    default: '50000',
+  },
   { env: 'REPORTS_TIMEOUT_MS', flag: 'timeout-ms', meaning: 'timeout of one upstream request', default: '30000' },
-  { env: 'REPORTS_CALL_BUDGET_MS', flag: 'call-budget-ms', meaning: 'time budget of one tool call; on expiry it returns what it has, marked incomplete', default: '40000' },
-  { env: 'REPORTS_REDACT_PII', flag: 'redact-pii', meaning: 'mask traveller names, e-mails and phone numbers in everything returned', default: 'false', boolean: true },
-  { env: 'REPORTS_DEMO', flag: 'demo', meaning: 'force demo mode (the embedded sandbox with synthetic data)', default: 'false', boolean: true },
-  { env: 'REPORTS_RESULTS_MAX_MB', flag: 'results-max-mb', meaning: 'memory budget for held results; least recently used evicted first', default: '256' },
-  { env: 'REPORTS_RESULTS_TTL_MINUTES', flag: 'results-ttl-minutes', meaning: 'how long a held result stays queryable', default: '60' },
-  { env: 'REPORTS_HTTP', flag: 'http', meaning: 'serve Streamable HTTP at [HOST:]PORT instead of stdio (not available yet in this version: the server says so and exits)' },
-  { env: 'REPORTS_HTTP_TOKEN', flag: 'http-token', meaning: 'bearer token required when --http binds beyond loopback (with --http, not available yet)', secret: true },
+  {
+    env: 'REPORTS_CALL_BUDGET_MS',
+    flag: 'call-budget-ms',
+    meaning: 'time budget of one tool call; on expiry it returns what it has, marked incomplete',
+    default: '40000',
+  },
+  {
+    env: 'REPORTS_REDACT_PII',
+    flag: 'redact-pii',
+    meaning: 'mask traveller names, e-mails and phone numbers in everything returned',
+    default: 'false',
+    boolean: true,
+  },
+  {
+    env: 'REPORTS_DEMO',
+    flag: 'demo',
+    meaning: 'force demo mode (the embedded sandbox with synthetic data)',
+    default: 'false',
+    boolean: true,
+  },
+  {
+    env: 'REPORTS_RESULTS_MAX_MB',
+    flag: 'results-max-mb',
+    meaning: 'memory budget for held results; least recently used evicted first',
+    default: '256',
+  },
+  {
+    env: 'REPORTS_RESULTS_TTL_MINUTES',
+    flag: 'results-ttl-minutes',
+    meaning: 'how long a held result stays queryable',
+    default: '60',
+  },
+  {
+    env: 'REPORTS_HTTP',
+    flag: 'http',
+    meaning:
+      'serve Streamable HTTP at [HOST:]PORT instead of stdio (not available yet in this version: the server says so and exits)',
+  },
+  {
+    env: 'REPORTS_HTTP_TOKEN',
+    flag: 'http-token',
+    meaning: 'bearer token required when --http binds beyond loopback (with --http, not available yet)',
+    secret: true,
+  },
 ];
 
 /** A desktop host sends `${user_config.NAME}` for a setting the user left empty. */
@@ -120,7 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     const v = raw(name);
     if (v === undefined) return fallback;
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      problems.push(`${name}: '${v}' is not valid; expected a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}.`);
+      problems.push(
+        `${name}: '${v}' is not valid; expected a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}.`,
+      );
       return fallback;
     }
     return Number(v);
@@ -143,7 +214,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       parsed = undefined;
     }
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash) {
-      problems.push(`REPORTS_BASE_URL: '${baseUrl}' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.`);
+      problems.push(
+        `REPORTS_BASE_URL: '${baseUrl}' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.`,
+      );
       baseUrl = undefined;
     } else {
       baseUrl = parsed.href.replace(/\/+$/, '');
@@ -154,13 +227,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
-    problems.push(`REPORTS_TIMEZONE: '${timeZone}' is not an IANA time zone; expected e.g. Europe/London or America/New_York.`);
+    problems.push(
+      `REPORTS_TIMEZONE: '${timeZone}' is not an IANA time zone; expected e.g. Europe/London or America/New_York.`,
+    );
   }
 
   const codes = raw('REPORTS_OWNING_COMPANY_CODES');
-  const owningCompanyCodes = codes?.split(',').map((c) => c.trim()).filter(Boolean);
-  if (codes !== undefined && (!owningCompanyCodes?.length || owningCompanyCodes.some((c) => !/^[A-Za-z0-9_-]+$/.test(c)))) {
-    problems.push(`REPORTS_OWNING_COMPANY_CODES: '${codes}' is not valid; expected a comma list of company codes such as TRV1,TRV2.`);
+  const owningCompanyCodes = codes
+    ?.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (
+    codes !== undefined &&
+    (!owningCompanyCodes?.length || owningCompanyCodes.some((c) => !/^[A-Za-z0-9_-]+$/.test(c)))
+  ) {
+    problems.push(
+      `REPORTS_OWNING_COMPANY_CODES: '${codes}' is not valid; expected a comma list of company codes such as TRV1,TRV2.`,
+    );
   }
 
   const userName = raw('REPORTS_USER_NAME');
@@ -189,7 +272,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     ]
       .filter(([, v]) => v === undefined)
       .map(([n]) => n);
-    problems.push(`${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).`);
+    problems.push(
+      `${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).`,
+    );
   }
 
   const config: Config = {

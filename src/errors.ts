@@ -47,15 +47,13 @@ export class ReportsError extends Error {
 
 /** The one error a cancelled call ends with, wherever the abort was noticed. */
 export function cancelledError(signal?: AbortSignal): ReportsError {
-  return signal?.reason instanceof ReportsError ? signal.reason : new ReportsError('cancelled', 'The request was cancelled by the client.');
+  return signal?.reason instanceof ReportsError
+    ? signal.reason
+    : new ReportsError('cancelled', 'The request was cancelled by the client.');
 }
 
 export function invalidInput(param: string, received: unknown, expected: string): ReportsError {
-  return new ReportsError(
-    'invalid_input',
-    `${param}: ${describeValue(received)} ${expected}`,
-    { param },
-  );
+  return new ReportsError('invalid_input', `${param}: ${describeValue(received)} ${expected}`, { param });
 }
 
 /** `'2026-02-30'`, `5 (number)`, `missing`: how a received value is quoted in messages. */

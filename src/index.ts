@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError, VARIABLES, loadConfig, secretsOf } from './config.js';
+import { ConfigError, loadConfig, secretsOf, VARIABLES } from './config.js';
 import { stderrLogger } from './log.js';
-import { createRuntime } from './server/runtime.js';
 import { createServer } from './server/create-server.js';
+import { createRuntime } from './server/runtime.js';
 
 /**
  * CLI: argv + env -> config -> runtime -> MCP server on stdio. stdout carries only the
@@ -11,7 +11,7 @@ import { createServer } from './server/create-server.js';
  * SIGTERM/SIGINT.
  */
 async function main(): Promise<void> {
-  let loaded;
+  let loaded: ReturnType<typeof loadConfig>;
   try {
     loaded = loadConfig(process.env, process.argv.slice(2));
   } catch (err) {
@@ -50,14 +50,20 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // An upstream failure is a tool error, never a crash; anything else is logged, not fatal.
-  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));
+  process.on('unhandledRejection', (reason) =>
+    log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
+  );
 
   await server.connect(transport);
-  log(`ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} concurrent requests, pages of ${config.pageSize}`);
+  log(
+    `ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} concurrent requests, pages of ${config.pageSize}`,
+  );
 }
 
 function usage(): string {
-  const rows = VARIABLES.map((v) => `  --${v.flag.padEnd(22)} ${v.env.padEnd(30)} ${v.meaning}${v.default ? ` (default ${v.default})` : ''}`);
+  const rows = VARIABLES.map(
+    (v) => `  --${v.flag.padEnd(22)} ${v.env.padEnd(30)} ${v.meaning}${v.default ? ` (default ${v.default})` : ''}`,
+  );
   return [
     'travel-reports-mcp: MCP server for a travel agency reporting service (stdio).',
     '',

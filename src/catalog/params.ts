@@ -14,8 +14,7 @@ export const DATE_FORMS = 'YYYYMMDD or today±N';
 export const DATE_FORMS_LONG = 'YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N';
 
 /** Syntax of a date argument; whether it is a real calendar date is checked in resolve.ts. */
-export const DATE_EXPRESSION =
-  /^\s*(?:\d{8}|\d{4}-\d{2}-\d{2}|today|yesterday|tomorrow|today\s*[+-]\s*\d{1,5})\s*$/i;
+export const DATE_EXPRESSION = /^\s*(?:\d{8}|\d{4}-\d{2}-\d{2}|today|yesterday|tomorrow|today\s*[+-]\s*\d{1,5})\s*$/i;
 
 export function date(description: string, opts: ParamOptions = {}): ParamSpec {
   return { kind: 'date', description: `${description} (${DATE_FORMS})`, required: opts.required ?? false };
@@ -29,10 +28,7 @@ export function dateRange(prefix: string, what: string, opts: ParamOptions = {})
   };
 }
 
-export function list(
-  description: string,
-  opts: ParamOptions & { items?: readonly string[] } = {},
-): ParamSpec {
+export function list(description: string, opts: ParamOptions & { items?: readonly string[] } = {}): ParamSpec {
   const spec: ParamSpec = { kind: 'list', description: `${description}, comma list`, required: opts.required ?? false };
   if (opts.items) spec.items = opts.items;
   return spec;

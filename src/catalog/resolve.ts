@@ -118,7 +118,7 @@ function resolveValue(name: string, spec: ParamSpec, raw: unknown, ctx: DateCont
 /** A comma string or an array of strings -> trimmed, non-empty items; undefined if neither. */
 function listItems(raw: unknown): string[] | undefined {
   const parts = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : undefined;
-  if (!parts || !parts.every((p) => typeof p === 'string')) return undefined;
+  if (!parts?.every((p) => typeof p === 'string')) return undefined;
   return (parts as string[])
     .flatMap((p) => p.split(','))
     .map((p) => p.trim())

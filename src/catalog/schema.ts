@@ -97,11 +97,7 @@ function freeFormSchema(): z.ZodType {
 
 /** Every key the tool accepts, in the order of its JSON Schema. */
 export function acceptedKeys(def: TransactionDef): string[] {
-  return [
-    ...Object.keys(acceptedParams(def)),
-    ...(def.freeForm ? [FREE_FORM_NAME] : []),
-    ...CONTROL_NAMES,
-  ];
+  return [...Object.keys(acceptedParams(def)), ...(def.freeForm ? [FREE_FORM_NAME] : []), ...CONTROL_NAMES];
 }
 
 /** The message for keys a tool does not take, with a case-insensitive "did you mean". */

@@ -3,11 +3,12 @@
  * over stdio (as Claude Desktop would), lists the tools, asks the questions a consultant
  * asks, and prints each tool call and the text the assistant receives.
  */
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'index.js');
 const SHOW_LINES = 30;
@@ -21,16 +22,27 @@ function heading(step: number, title: string): void {
 function show(text: string, lines = SHOW_LINES): void {
   const all = text.split('\n');
   for (const line of all.slice(0, lines)) process.stdout.write(`  │ ${line}\n`);
-  if (all.length > lines) process.stdout.write(dim(`  │ … ${all.length - lines} more lines the assistant also receives\n`));
+  if (all.length > lines)
+    process.stdout.write(dim(`  │ … ${all.length - lines} more lines the assistant also receives\n`));
 }
 
-async function ask(client: Client, question: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
+async function ask(
+  client: Client,
+  question: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   process.stdout.write(`  ${bold('User:')} ${question}\n`);
   process.stdout.write(`  ${bold('Assistant calls')} ${tool} ${JSON.stringify(args)}\n`);
   const started = Date.now();
   const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-  const text = result.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
-  process.stdout.write(`  ${bold('Assistant receives')} ${dim(`(${Date.now() - started} ms, ${Math.ceil(text.length / 4)} tokens of text${result.isError ? ', isError' : ''})`)}\n`);
+  const text = result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
+  process.stdout.write(
+    `  ${bold('Assistant receives')} ${dim(`(${Date.now() - started} ms, ${Math.ceil(text.length / 4)} tokens of text${result.isError ? ', isError' : ''})`)}\n`,
+  );
   show(text);
   if (result.isError) throw new Error(`${tool} failed: ${text}`);
   return result;
@@ -47,48 +59,92 @@ async function main(): Promise<void> {
   const started = Date.now();
   await client.connect(transport);
   try {
-    process.stdout.write(bold('travel-reports-mcp demo: an assistant answering from a travel agency\'s booking reports\n'));
-    process.stdout.write(dim('The server runs in demo mode: an embedded sandbox serves synthetic agency data, signed and paged like the real service.\n'));
+    process.stdout.write(
+      bold("travel-reports-mcp demo: an assistant answering from a travel agency's booking reports\n"),
+    );
+    process.stdout.write(
+      dim(
+        'The server runs in demo mode: an embedded sandbox serves synthetic agency data, signed and paged like the real service.\n',
+      ),
+    );
 
     heading(1, 'The tools the assistant sees');
     const { tools } = await client.listTools();
-    const cost = Math.ceil(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).length / 4);
+    const cost = Math.ceil(
+      JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })))
+        .length / 4,
+    );
     process.stdout.write(`  ${tools.length} tools, ${cost} tokens of definitions:\n`);
     for (let i = 0; i < tools.length; i += 3) {
-      process.stdout.write(`  ${tools.slice(i, i + 3).map((t) => t.name.padEnd(48)).join('').trimEnd()}\n`);
+      process.stdout.write(
+        `  ${tools
+          .slice(i, i + 3)
+          .map((t) => t.name.padEnd(48))
+          .join('')
+          .trimEnd()}\n`,
+      );
     }
 
     heading(2, 'Duty of care: who is in Singapore this week?');
-    const sin = await ask(client, 'Which of our travellers are in Singapore this week?', 'passenger_locations_by_routing', {
-      ToAirportCode: 'SIN', DateStart: 'today', DateEnd: 'today+7', rowLimit: 5,
-    });
+    const sin = await ask(
+      client,
+      'Which of our travellers are in Singapore this week?',
+      'passenger_locations_by_routing',
+      {
+        ToAirportCode: 'SIN',
+        DateStart: 'today',
+        DateEnd: 'today+7',
+        rowLimit: 5,
+      },
+    );
     const sinId = (sin.structuredContent as { resultId: string }).resultId;
     await ask(client, '…and per account?', 'query_report', {
-      resultId: sinId, groupBy: ['Account'], aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'RecordLocator' }],
+      resultId: sinId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'RecordLocator' }],
     });
 
     heading(3, 'Open coupons expiring next month, per account');
-    const coupons = await ask(client, 'Which tickets with open coupons expire in the next 60 days?', 'ticket_coupons_by_status_code', {
-      DateStart: 'today', DateEnd: 'today+60', CouponCodeGroup: 'OPEN', DateTracker: 'E', rowLimit: 5,
-    });
+    const coupons = await ask(
+      client,
+      'Which tickets with open coupons expire in the next 60 days?',
+      'ticket_coupons_by_status_code',
+      {
+        DateStart: 'today',
+        DateEnd: 'today+60',
+        CouponCodeGroup: 'OPEN',
+        DateTracker: 'E',
+        rowLimit: 5,
+      },
+    );
     const couponsId = (coupons.structuredContent as { resultId: string }).resultId;
     await ask(client, 'Per account, how many and what value?', 'query_report', {
-      resultId: couponsId, groupBy: ['Account'], aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'TktNumber' }, { fn: 'sum', field: 'FOPFare' }], limit: 10,
+      resultId: couponsId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'TktNumber' }, { fn: 'sum', field: 'FOPFare' }],
+      limit: 10,
     });
 
-    heading(4, 'What went wrong in yesterday\'s failed submissions?');
+    heading(4, "What went wrong in yesterday's failed submissions?");
     const failed = await ask(client, "What went wrong in yesterday's failed submissions?", 'check_failed_submissions', {
-      LogDateStart: 'yesterday', LogDateEnd: 'yesterday', rowLimit: 5,
+      LogDateStart: 'yesterday',
+      LogDateEnd: 'yesterday',
+      rowLimit: 5,
     });
     const failedId = (failed.structuredContent as { resultId: string }).resultId;
     await ask(client, 'Group them by message', 'query_report', {
-      resultId: failedId, groupBy: ['LogMessage'], aggregates: [{ fn: 'count' }], limit: 10,
+      resultId: failedId,
+      groupBy: ['LogMessage'],
+      aggregates: [{ fn: 'count' }],
+      limit: 10,
     });
 
     heading(5, 'Checking the connection');
     await ask(client, 'Is the connection to the reporting service healthy?', 'diagnose_connection', {});
 
-    process.stdout.write(`\n${bold('Done')} in ${((Date.now() - started) / 1000).toFixed(1)} s. Install it in Claude Desktop or your IDE: see README.md.\n`);
+    process.stdout.write(
+      `\n${bold('Done')} in ${((Date.now() - started) / 1000).toFixed(1)} s. Install it in Claude Desktop or your IDE: see README.md.\n`,
+    );
   } finally {
     await client.close();
   }

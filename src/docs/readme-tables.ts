@@ -6,9 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { VARIABLES, loadConfig } from '../config.js';
-import { createRuntime } from '../server/runtime.js';
+import { loadConfig, VARIABLES } from '../config.js';
 import { createServer } from '../server/create-server.js';
+import { createRuntime } from '../server/runtime.js';
 
 export function configTable(): string {
   const rows = VARIABLES.map((v) => `| \`${v.env}\` | \`--${v.flag}\` | ${v.default ?? 'none'} | ${v.meaning} |`);

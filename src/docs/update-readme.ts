@@ -1,7 +1,7 @@
 /** `npm run docs`: regenerates README.md's configuration and tool tables. */
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { renderReadme } from './readme-tables.js';
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'README.md');

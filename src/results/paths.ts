@@ -89,10 +89,20 @@ function unknownField(name: string, known: readonly string[], param: string) {
   const close = known.filter((k) => {
     const kl = k.toLowerCase();
     const kLeaf = kl.slice(kl.lastIndexOf('.') + 1);
-    return kl === lower || kl.endsWith(`.${leaf}`) || (leaf.length >= 3 && kl.includes(leaf)) || (leaf.length >= 4 && editDistance(leaf, kLeaf) <= 2);
+    return (
+      kl === lower ||
+      kl.endsWith(`.${leaf}`) ||
+      (leaf.length >= 3 && kl.includes(leaf)) ||
+      (leaf.length >= 4 && editDistance(leaf, kLeaf) <= 2)
+    );
   });
   const shown = known.slice(0, 80).join(', ') + (known.length > 80 ? `, … (+${known.length - 80} more)` : '');
-  const hint = close.length ? ` Did you mean ${close.slice(0, 5).map((c) => `'${c}'`).join(' or ')}?` : '';
+  const hint = close.length
+    ? ` Did you mean ${close
+        .slice(0, 5)
+        .map((c) => `'${c}'`)
+        .join(' or ')}?`
+    : '';
   return invalidInput(
     param,
     name,

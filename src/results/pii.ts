@@ -16,8 +16,20 @@ export interface RedactorOptions {
 
 // Keys compared in lower case. 'number' counts as a phone only inside Phones[].
 const NAME_KEYS = new Set([
-  'passenger', 'passengers', 'paxlist', 'primarypax', 'firstname', 'lastname', 'bookedinname',
-  'passengername', 'travellername', 'travelername', 'traveller', 'traveler', 'paxsurname', 'paxname',
+  'passenger',
+  'passengers',
+  'paxlist',
+  'primarypax',
+  'firstname',
+  'lastname',
+  'bookedinname',
+  'passengername',
+  'travellername',
+  'travelername',
+  'traveller',
+  'traveler',
+  'paxsurname',
+  'paxname',
 ]);
 const EMAIL_KEYS = new Set(['email', 'emailaddress', 'emaillist', 'recipientemail', 'ctce', 'emails']);
 const PHONE_KEYS = new Set(['phonenbr', 'phonenumber', 'phone', 'mobile', 'mobilelist', 'mobilenbr', 'ctcm']);

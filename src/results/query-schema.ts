@@ -15,7 +15,10 @@ export type AggregateFn = (typeof AGGREGATE_FNS)[number];
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const whereSchema = z.object({
-  field: z.string().min(1).describe('Field name; dot path for nested (Summary.RecordLocator; Passengers.LastName = any passenger).'),
+  field: z
+    .string()
+    .min(1)
+    .describe('Field name; dot path for nested (Summary.RecordLocator; Passengers.LastName = any passenger).'),
   op: z
     .enum(QUERY_OPS)
     .describe(
@@ -47,15 +50,25 @@ export const queryArgsShape = {
   groupBy: z
     .array(z.string().min(1))
     .optional()
-    .describe("Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items joined. Returns groups, not rows."),
+    .describe(
+      "Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items joined. Returns groups, not rows.",
+    ),
   aggregates: z
     .array(aggregateSchema)
     .optional()
     .describe('Per group (or over all matches if no groupBy): count, sum, avg, min, max, countDistinct.'),
-  orderBy: z.array(orderSchema).optional().describe('Sort keys in order. Groups default to count desc; rows to upstream order.'),
+  orderBy: z
+    .array(orderSchema)
+    .optional()
+    .describe('Sort keys in order. Groups default to count desc; rows to upstream order.'),
   fields: z.array(z.string().min(1)).optional().describe('Columns of the returned rows (default: whole records).'),
   offset: z.number().int().min(0).optional().describe('Rows or groups to skip; pass nextOffset to page.'),
-  limit: z.number().int().min(1).optional().describe(`Rows or groups to return (default ${DEFAULT_QUERY_LIMIT}, max ${MAX_QUERY_LIMIT}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Rows or groups to return (default ${DEFAULT_QUERY_LIMIT}, max ${MAX_QUERY_LIMIT}).`),
 };
 
 export const queryArgsSchema = z.object(queryArgsShape);

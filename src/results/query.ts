@@ -13,11 +13,11 @@
  *   ne is "not eq", so empty values satisfy ne.
  */
 import { invalidInput } from '../errors.js';
-import { collectPaths, compilePath, resolveField, type Getter } from './paths.js';
+import { collectPaths, compilePath, type Getter, resolveField } from './paths.js';
 import {
+  type AggregateFn,
   DEFAULT_QUERY_LIMIT,
   MAX_QUERY_LIMIT,
-  type AggregateFn,
   type QueryArgs,
   type WhereClause,
 } from './query-schema.js';
@@ -161,7 +161,8 @@ function predicate(w: WhereClause, i: number, field: (n: string, p: string) => s
     const list = (Array.isArray(value) ? value : [value]).map(prepare);
     return (r) => items(get(r)).some((v) => list.some((q) => compare(v, q) === 0));
   }
-  if (Array.isArray(value)) throw invalidInput(param, value, `must be a single value for op '${op}' (use op 'in' for a list)`);
+  if (Array.isArray(value))
+    throw invalidInput(param, value, `must be a single value for op '${op}' (use op 'in' for a list)`);
   const q = prepare(value);
   const test = (ok: (c: number) => boolean) => (r: Row) =>
     items(get(r)).some((v) => {
@@ -265,7 +266,11 @@ function grouped(
       // A date part on a field without dates would silently group by the raw values.
       const sample = matched.map(get).find((v) => !isEmpty(v));
       if (sample !== undefined && !isIsoDate(sample)) {
-        throw invalidInput(`groupBy[${i}]`, spec, `asks for a date part, but ${path} holds no dates (e.g. ${JSON.stringify(sample).slice(0, 40)}); group by ${path} itself`);
+        throw invalidInput(
+          `groupBy[${i}]`,
+          spec,
+          `asks for a date part, but ${path} holds no dates (e.g. ${JSON.stringify(sample).slice(0, 40)}); group by ${path} itself`,
+        );
       }
     }
     return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get, part };
@@ -288,7 +293,11 @@ function grouped(
     const id = keys.length ? JSON.stringify(values) : '';
     let g = groups.get(id);
     if (!g) {
-      g = { key: Object.fromEntries(keys.map((k, j) => [k.name, values[j]])), count: 0, states: aggs.map(() => new AggState()) };
+      g = {
+        key: Object.fromEntries(keys.map((k, j) => [k.name, values[j]])),
+        count: 0,
+        states: aggs.map(() => new AggState()),
+      };
       groups.set(id, g);
     }
     g.count++;
@@ -303,7 +312,16 @@ function grouped(
   });
 
   const orderSpecs = args.orderBy?.length
-    ? args.orderBy.map((o, i) => groupOrder(o.field, o.direction, i, keys.map((k) => k.name), aggs, field))
+    ? args.orderBy.map((o, i) =>
+        groupOrder(
+          o.field,
+          o.direction,
+          i,
+          keys.map((k) => k.name),
+          aggs,
+          field,
+        ),
+      )
     : [{ get: (g: QueryGroup) => g.count, desc: true }];
   // Ties fall back to the key values, so the order is the same on every call.
   for (const k of keys) orderSpecs.push({ get: (g: QueryGroup) => g.key[k.name], desc: false });
@@ -351,7 +369,11 @@ function groupOrder(
     return { get: (g) => g[aggName], desc: direction !== 'asc' };
   }
   const choices = [...keyNames, 'count', ...aggs.map((a) => a.name)].map((c) => `'${c}'`).join(', ');
-  throw invalidInput(`orderBy[${i}].field`, name, `must name a groupBy field, count or an aggregate when grouping: ${choices}`);
+  throw invalidInput(
+    `orderBy[${i}].field`,
+    name,
+    `must name a groupBy field, count or an aggregate when grouping: ${choices}`,
+  );
 }
 
 function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {

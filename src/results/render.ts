@@ -7,7 +7,7 @@
 import { collectPaths, compilePath, resolveField } from './paths.js';
 import type { QueryOutput } from './query.js';
 import type { QueryArgs } from './query-schema.js';
-import { summarize, type FieldProfile, type Summary } from './summarize.js';
+import { type FieldProfile, type Summary, summarize } from './summarize.js';
 import { formatNumber, isIdField, isIsoDate, truncate } from './values.js';
 
 /** Hard ceiling of every rendered text (CONTRACT.md section 5: under 25,000 tokens). */
@@ -68,7 +68,8 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
       if (allListed && p.unique) continue;
       head.push(`- ${truncate(profileLine(path, p), 220)}`);
     }
-    if (summary.emptyFields.length) head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
+    if (summary.emptyFields.length)
+      head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
     if (summary.otherFields?.length) head.push(`Not profiled: ${truncate(summary.otherFields.join(', '), 600)}`);
     head.push('');
   }
@@ -117,7 +118,9 @@ export interface QueryRenderContext {
 
 export function renderQuery(output: QueryOutput, context: QueryRenderContext): string {
   const { resultId, args = {} } = context;
-  const where = (args.where ?? []).map((w) => `${w.field} ${w.op}${w.value === undefined ? '' : ` ${JSON.stringify(w.value)}`}`);
+  const where = (args.where ?? []).map(
+    (w) => `${w.field} ${w.op}${w.value === undefined ? '' : ` ${JSON.stringify(w.value)}`}`,
+  );
   const of = context.heldRecords === undefined ? '' : ` of ${n(context.heldRecords)} held`;
   const head: string[] = [
     `query_report on ${resultId}${context.report ? ` (${context.report})` : ''}: ${n(output.matched)}${of} records match` +
@@ -130,7 +133,9 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
   let unit: string;
   if (output.groups) {
     const keyNames = output.groups.length ? Object.keys(output.groups[0].key) : [...(args.groupBy ?? [])];
-    const aggNames = output.groups.length ? Object.keys(output.groups[0]).filter((k) => k !== 'key' && k !== 'count') : [];
+    const aggNames = output.groups.length
+      ? Object.keys(output.groups[0]).filter((k) => k !== 'key' && k !== 'count')
+      : [];
     columns = [...keyNames, 'count', ...aggNames];
     const rows = output.groups.map((g) => ({ ...g.key, ...g, key: undefined }));
     table = makeTable(columns, rows, 60);
@@ -178,7 +183,12 @@ export function defaultColumns(summary: Summary, max = DEFAULT_COLUMNS): string[
   const entries = Object.entries(summary.fields);
   const locator = entries.find(([path]) => /RecordLocator$/.test(path))?.[0];
   const scored = entries
-    .map(([path, p], order) => ({ path, order, group: columnGroup(p), score: path === locator ? 100 : columnScore(path, p, summary.recordCount) }))
+    .map(([path, p], order) => ({
+      path,
+      order,
+      group: columnGroup(p),
+      score: path === locator ? 100 : columnScore(path, p, summary.recordCount),
+    }))
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order);
   const caps: Record<string, number> = { date: 2, amount: 2 };
@@ -240,7 +250,9 @@ function profileLine(path: string, p: FieldProfile): string {
       if (p.unique) return `${path}: ${n(p.distinct ?? 0)} distinct (all unique)${empty}`;
       const top = (p.top ?? []).map((t) => `${t.value} ${n(t.count)}`).join(', ');
       const more = (p.distinct ?? 0) > (p.top?.length ?? 0) ? '…' : '';
-      return p.kind === 'boolean' ? `${path}: ${top}${empty}` : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
+      return p.kind === 'boolean'
+        ? `${path}: ${top}${empty}`
+        : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
       const range = p.sumByCurrency ? '' : p.min === p.max ? `all ${num(p.min)}` : `${num(p.min)} to ${num(p.max)}`;
@@ -285,9 +297,11 @@ function nextSteps(view: ResultView): string[] {
   ];
   if (!view.complete) {
     const missing = view.totalRecords === null ? null : view.totalRecords - view.fetchedRecords;
-    steps.push(missing !== null && missing <= 0
-      ? 'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.'
-      : `continue_report {"resultId":"${view.resultId}"} fetches ${missing === null ? 'the rest' : `the ${n(missing)} records still missing`}.`);
+    steps.push(
+      missing !== null && missing <= 0
+        ? 'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.'
+        : `continue_report {"resultId":"${view.resultId}"} fetches ${missing === null ? 'the rest' : `the ${n(missing)} records still missing`}.`,
+    );
   }
   steps.push(`All records as JSON: ${view.resourceUri}`);
   return steps;
@@ -321,7 +335,9 @@ function cell(value: unknown, width: number): string {
   if (typeof value === 'number') text = String(value);
   else if (typeof value === 'string') text = isIsoDate(value) ? shortDate(value) : value;
   else if (Array.isArray(value)) {
-    text = value.some((v) => v !== null && typeof v === 'object') ? `[${value.length} item${value.length === 1 ? '' : 's'}]` : value.join(', ');
+    text = value.some((v) => v !== null && typeof v === 'object')
+      ? `[${value.length} item${value.length === 1 ? '' : 's'}]`
+      : value.join(', ');
   } else text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   return truncate(text.replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
 }

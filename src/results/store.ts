@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ReportsError } from '../errors.js';
-import { summarize, type Summary } from './summarize.js';
 import type { Interval } from '../upstream/paging.js';
+import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {
   id: string;
@@ -166,7 +166,8 @@ export class ResultStore {
   }
 
   private notFound(id: string): ReportsError {
-    const ttl = this.ttlMs >= 60_000 ? `${Math.round(this.ttlMs / 60_000)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
+    const ttl =
+      this.ttlMs >= 60_000 ? `${Math.round(this.ttlMs / 60_000)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
     return new ReportsError(
       'not_found',
       `No result '${id}' is held. Results expire ${ttl} after their last use, and the ` +

@@ -326,7 +326,9 @@ function currencyFieldFor(amount: string, currencyFields: readonly string[]): st
 
 /** Replaces a sum across several currencies by one sum per currency (see FieldProfile). */
 function splitSumsByCurrency(records: readonly Rec[], fields: Record<string, FieldProfile>): void {
-  const currencyFields = Object.keys(fields).filter((f) => !f.includes('.') && CURRENCY_FIELD.test(f) && fields[f].kind === 'categorical');
+  const currencyFields = Object.keys(fields).filter(
+    (f) => !f.includes('.') && CURRENCY_FIELD.test(f) && fields[f].kind === 'categorical',
+  );
   if (!currencyFields.length) return;
   for (const [path, p] of Object.entries(fields)) {
     if (p.sum === undefined || path.includes('.') || !MONEY_FIELD.test(path)) continue;

@@ -5,12 +5,7 @@
 
 /** Missing, null, '' or an empty list: counted as "empty" everywhere. */
 export function isEmpty(value: unknown): boolean {
-  return (
-    value === undefined ||
-    value === null ||
-    value === '' ||
-    (Array.isArray(value) && value.length === 0)
-  );
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 // No leading zeros ('0012' is a code, not twelve), no exponent, no thousands separators.
@@ -60,7 +55,7 @@ export function isIsoDate(value: unknown): value is string {
 export function parseQueryDate(value: unknown): { day: string } | { instant: number } | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const s = String(value).trim();
-  let m = /^(\d{4})(\d{2})(\d{2})$/.exec(s) ?? /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(s) ?? /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (m) {
     const day = `${m[1]}-${m[2]}-${m[3]}`;
     return toInstant(day) === undefined ? undefined : { day };

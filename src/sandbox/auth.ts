@@ -16,7 +16,10 @@ export interface AuthFailure {
   verbose: string;
 }
 
-export interface Credentials { username: string; key: string }
+export interface Credentials {
+  username: string;
+  key: string;
+}
 
 const REQUIRED = [HEADER_USERNAME, HEADER_DATE, 'CONTENT-TYPE', HEADER_SIGNATURE] as const;
 const CONTENT_TYPES = ['application/json', 'application/xml', 'text/csv'];

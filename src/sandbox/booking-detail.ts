@@ -6,14 +6,27 @@
  */
 import { MIN_VALUE_DATE } from '../upstream/service-date.js';
 import type { AirSegment, Booking, Dataset, Segment, Ticket, Traveller } from './data.js';
-import { HOUR_MS, MINUTE_MS, gdsDay, hhmm, isoDay, localMinutes, serviceDay, serviceInstant } from './days.js';
+import { gdsDay, HOUR_MS, hhmm, isoDay, localMinutes, MINUTE_MS, serviceDay, serviceInstant } from './days.js';
 import { Rng } from './random.js';
 
 export type JsonRecord = Record<string, unknown>;
 
 export const LOAD_OPTIONS = [
-  'Passengers', 'Itinerary', 'DiEntries', 'Phones', 'Notepads', 'VendorRemarks', 'Tickets', 'Versions',
-  'VendorLocators', 'CustomFields', 'Emails', 'AccountValue', 'EventDetails', 'EmailTrails', 'All',
+  'Passengers',
+  'Itinerary',
+  'DiEntries',
+  'Phones',
+  'Notepads',
+  'VendorRemarks',
+  'Tickets',
+  'Versions',
+  'VendorLocators',
+  'CustomFields',
+  'Emails',
+  'AccountValue',
+  'EventDetails',
+  'EmailTrails',
+  'All',
 ] as const;
 
 /** Lists returned when LoadOptions is absent (the spec is silent; chosen as the useful core). */
@@ -64,7 +77,9 @@ export function itinerarySegment(s: Segment): JsonRecord {
         SegmentStatus: s.status,
         DepartureTimeFormatted: hhmm(s.depMin),
         ArrivalTimeFormatted: hhmm(s.arrMin),
-        ...(s.arrDay !== s.depDay ? { ChangeOfDayFormatted: `${s.arrDay > s.depDay ? '+' : ''}${s.arrDay - s.depDay}` } : {}),
+        ...(s.arrDay !== s.depDay
+          ? { ChangeOfDayFormatted: `${s.arrDay > s.depDay ? '+' : ''}${s.arrDay - s.depDay}` }
+          : {}),
         ServiceCode: s.bookingCode,
         StartDate: isoDay(s.depDay),
         EndDate: isoDay(s.arrDay),
@@ -77,24 +92,47 @@ export function itinerarySegment(s: Segment): JsonRecord {
     }
     case 'car':
       Object.assign(base, {
-        SegmentType: 'CAR', SegmentNbr: s.nbr, BoardPoint: s.airport.code, OffPoint: s.airport.code,
-        OperatorCode: s.vendor.code, OperatorService: s.carType, SegmentStatus: s.status,
-        DepartureTimeFormatted: hhmm(s.pickMin), ArrivalTimeFormatted: hhmm(s.dropMin),
-        ServiceCode: s.rateCode, StartDate: isoDay(s.pickDay), EndDate: isoDay(s.dropDay), VendorLocators: s.confirmation,
+        SegmentType: 'CAR',
+        SegmentNbr: s.nbr,
+        BoardPoint: s.airport.code,
+        OffPoint: s.airport.code,
+        OperatorCode: s.vendor.code,
+        OperatorService: s.carType,
+        SegmentStatus: s.status,
+        DepartureTimeFormatted: hhmm(s.pickMin),
+        ArrivalTimeFormatted: hhmm(s.dropMin),
+        ServiceCode: s.rateCode,
+        StartDate: isoDay(s.pickDay),
+        EndDate: isoDay(s.dropDay),
+        VendorLocators: s.confirmation,
       });
       break;
     case 'hotel':
       Object.assign(base, {
-        SegmentType: 'HTL', SegmentNbr: s.nbr, BoardPoint: s.property.city.cityCode, OffPoint: s.property.city.cityCode,
-        OperatorCode: s.property.chain.code, OperatorService: s.property.name, SegmentStatus: s.status,
-        ServiceCode: s.roomCode, StartDate: isoDay(s.arrDay), EndDate: isoDay(s.depDay), VendorLocators: s.confirmation,
+        SegmentType: 'HTL',
+        SegmentNbr: s.nbr,
+        BoardPoint: s.property.city.cityCode,
+        OffPoint: s.property.city.cityCode,
+        OperatorCode: s.property.chain.code,
+        OperatorService: s.property.name,
+        SegmentStatus: s.status,
+        ServiceCode: s.roomCode,
+        StartDate: isoDay(s.arrDay),
+        EndDate: isoDay(s.depDay),
+        VendorLocators: s.confirmation,
       });
       break;
     case 'passive':
       Object.assign(base, {
-        SegmentType: s.type, SegmentNbr: s.nbr, BoardPoint: s.cityCode, OffPoint: s.cityCode,
-        OperatorCode: s.vendor, OperatorService: s.text, SegmentStatus: s.status,
-        StartDate: isoDay(s.startDay), EndDate: isoDay(s.endDay),
+        SegmentType: s.type,
+        SegmentNbr: s.nbr,
+        BoardPoint: s.cityCode,
+        OffPoint: s.cityCode,
+        OperatorCode: s.vendor,
+        OperatorService: s.text,
+        SegmentStatus: s.status,
+        StartDate: isoDay(s.startDay),
+        EndDate: isoDay(s.endDay),
         ...(s.confirmation ? { VendorLocators: s.confirmation } : {}),
       });
       break;
@@ -129,7 +167,11 @@ export function passengersList(b: Booking): JsonRecord[] {
     Id: p.id,
     FirstName: `${p.firstName} ${p.title}`,
     LastName: p.lastName,
-    FrequentFlyers: p.frequentFlyers.map((f) => ({ Vendor: f.vendor, Number: f.number, FullNumber: `${f.vendor}${f.number}` })),
+    FrequentFlyers: p.frequentFlyers.map((f) => ({
+      Vendor: f.vendor,
+      Number: f.number,
+      FullNumber: `${f.vendor}${f.number}`,
+    })),
     SequenceNbr: i + 1,
     LastNameElement: i + 1,
     IsVip: p.isVip,
@@ -179,15 +221,37 @@ export function bookingDetail(ds: Dataset, b: Booking, options: readonly string[
   if (want('Passengers')) out.Passengers = passengersList(b);
   if (want('Phones')) {
     out.Phones = [
-      { PhoneType: 'A', City: b.pcc.airport.cityCode, Number: `${b.pcc.airport.cityCode} AGENCY ${b.pcc.iata.slice(0, 4)}`, SequenceNbr: 1 },
-      ...b.passengers.map((p, i) => ({ PhoneType: i % 2 ? 'B' : 'M', City: b.pcc.airport.cityCode, Number: i % 2 ? p.businessPhone : p.mobile, SequenceNbr: i + 2 })),
+      {
+        PhoneType: 'A',
+        City: b.pcc.airport.cityCode,
+        Number: `${b.pcc.airport.cityCode} AGENCY ${b.pcc.iata.slice(0, 4)}`,
+        SequenceNbr: 1,
+      },
+      ...b.passengers.map((p, i) => ({
+        PhoneType: i % 2 ? 'B' : 'M',
+        City: b.pcc.airport.cityCode,
+        Number: i % 2 ? p.businessPhone : p.mobile,
+        SequenceNbr: i + 2,
+      })),
     ];
   }
   if (want('Notepads')) {
-    const notes = ['TRAVELLER PREFERS AISLE SEAT', 'POLICY EXCEPTION APPROVED BY MANAGER', 'CALLED TRAVELLER TO CONFIRM DATES', 'HOTEL RATE CHECKED AGAINST BAR', 'VISA REQUIREMENTS ADVISED'];
+    const notes = [
+      'TRAVELLER PREFERS AISLE SEAT',
+      'POLICY EXCEPTION APPROVED BY MANAGER',
+      'CALLED TRAVELLER TO CONFIRM DATES',
+      'HOTEL RATE CHECKED AGAINST BAR',
+      'VISA REQUIREMENTS ADVISED',
+    ];
     out.Notepads = rng.sample(notes, rng.int(0, 3)).map((Remark, i) => {
       const ms = created + rng.int(1, 600) * MINUTE_MS;
-      return { Remark, CreatedDate: stamp(ms), CreatedTime: hhmm(localMinutes(ms, off)), Qualifier: rng.pick(['NP', 'H', 'C']), SequenceNbr: i + 1 };
+      return {
+        Remark,
+        CreatedDate: stamp(ms),
+        CreatedTime: hhmm(localMinutes(ms, off)),
+        Qualifier: rng.pick(['NP', 'H', 'C']),
+        SequenceNbr: i + 1,
+      };
     });
   }
   if (want('VendorRemarks')) {
@@ -202,19 +266,38 @@ export function bookingDetail(ds: Dataset, b: Booking, options: readonly string[
         RemarkType: 'V',
         VendorType: 'A',
         Vendor: s.carrier.code,
-        Remark: rng.pick(['PLS ADV TKT NBR BY 72 HRS BFR DEP', 'SSR DOCS RECEIVED THANK YOU', 'SCHEDULE CHANGE ACCEPTED', 'PLEASE ADD CONTACT SSR CTCE']),
+        Remark: rng.pick([
+          'PLS ADV TKT NBR BY 72 HRS BFR DEP',
+          'SSR DOCS RECEIVED THANK YOU',
+          'SCHEDULE CHANGE ACCEPTED',
+          'PLEASE ADD CONTACT SSR CTCE',
+        ]),
       };
     });
   }
   if (want('DiEntries')) {
-    out.DiEntries = b.customFields.map((f, i) => ({ SequenceNbr: i + 1, Keyword: 'DI', Remark: `FT-${f.name.toUpperCase()}/${f.value}` }));
+    out.DiEntries = b.customFields.map((f, i) => ({
+      SequenceNbr: i + 1,
+      Keyword: 'DI',
+      Remark: `FT-${f.name.toUpperCase()}/${f.value}`,
+    }));
   }
   if (want('Tickets')) {
-    out.Tickets = b.tickets.map((t) => ({ SegmentNbr: t.elementNbr, TicketNumber: t.number, TicketType: 'ETKT', TicketDetailsAvailable: t.status !== 'VOID' }));
+    out.Tickets = b.tickets.map((t) => ({
+      SegmentNbr: t.elementNbr,
+      TicketNumber: t.number,
+      TicketType: 'ETKT',
+      TicketDetailsAvailable: t.status !== 'VOID',
+    }));
   }
   if (want('Versions')) {
     const versions: JsonRecord[] = [];
-    const events = ['Create', ...(b.tickets.length ? ['Ticket'] : []), ...(rng.chance(0.4) ? ['Modify'] : []), ...(b.cancelled ? ['Cancel'] : [])];
+    const events = [
+      'Create',
+      ...(b.tickets.length ? ['Ticket'] : []),
+      ...(rng.chance(0.4) ? ['Modify'] : []),
+      ...(b.cancelled ? ['Cancel'] : []),
+    ];
     let ms = created;
     events.forEach((EventType, i) => {
       if (i > 0) ms += rng.int(10, 2 * 24 * 60) * MINUTE_MS;
@@ -238,7 +321,11 @@ export function bookingDetail(ds: Dataset, b: Booking, options: readonly string[
     out.Versions = versions;
   }
   if (want('VendorLocators')) {
-    out.VendorLocators = b.air.map((s) => ({ AirSegmentNbr: s.nbr, CarrierCode: s.carrier.code, VendorLocator: vendorLocatorOf(b, s.carrier.code) ?? '' }));
+    out.VendorLocators = b.air.map((s) => ({
+      AirSegmentNbr: s.nbr,
+      CarrierCode: s.carrier.code,
+      VendorLocator: vendorLocatorOf(b, s.carrier.code) ?? '',
+    }));
   }
   if (want('CustomFields')) {
     out.CustomFields = b.customFields.map((f, i) => ({
@@ -257,7 +344,15 @@ export function bookingDetail(ds: Dataset, b: Booking, options: readonly string[
     out.Emails = b.passengers.map((p, i) => ({ SequenceNbr: i + 1, EmailType: 'T', Email: p.email }));
   }
   if (want('AccountValue')) {
-    out.AccountLocations = [{ PrimaryAccountLocation: b.account.code, SecondaryAccountLocation: b.pcc.code, Valid: true, ExactMatch: true, GDS: b.pcc.gds }];
+    out.AccountLocations = [
+      {
+        PrimaryAccountLocation: b.account.code,
+        SecondaryAccountLocation: b.pcc.code,
+        Valid: true,
+        ExactMatch: true,
+        GDS: b.pcc.gds,
+      },
+    ];
   }
   if (want('EventDetails')) {
     const changed = b.air.filter((s) => s.status === 'TK' || s.status === 'HX');
@@ -296,22 +391,40 @@ export function bookingDetail(ds: Dataset, b: Booking, options: readonly string[
         OriginalRemark: `${s.carrier.code}${s.flightNbr} ${s.status}${b.passengers.length}`,
         ClearedDateTime: cleared ? stamp(created + 5 * HOUR_MS) : MIN_VALUE_DATE,
         ...(cleared ? { ClearedByConsultantID: b.consultant.id } : {}),
-        PropertiesList: [{ Name: 'SegmentNbr', Value: String(s.nbr) }, { Name: 'Status', Value: s.status }],
+        PropertiesList: [
+          { Name: 'SegmentNbr', Value: String(s.nbr) },
+          { Name: 'Status', Value: s.status },
+        ],
       });
     }
     out.ServiceWarnings = warnings;
-    out.AirlineTicketingDues = b.air.length > 0 && b.tickets.length === 0 && !b.cancelled
-      ? [{ Airline: b.air[0].carrier.code, DueDate: serviceDay(Math.min(b.createdDay + 3, b.air[0].depDay)), DueTime: '23:59' }]
-      : [];
-    out.CarbonEmissions = b.air.length > 0
-      ? [{
-          Value: carbonKg(b),
-          Unit: { Id: 1, Symbol: 'kg', Name: 'Kilogram' },
-          Provider: { Id: 7, Name: 'EcoCalc', Description: 'Per-segment CO2 estimate by distance and cabin', LogoPath: '/img/providers/ecocalc.png' },
-          CalculationDateTime: creationDate(b),
-          CalculationDetails: { Id: 3, Name: 'DEFRA 2025 radiative forcing' },
-        }]
-      : [];
+    out.AirlineTicketingDues =
+      b.air.length > 0 && b.tickets.length === 0 && !b.cancelled
+        ? [
+            {
+              Airline: b.air[0].carrier.code,
+              DueDate: serviceDay(Math.min(b.createdDay + 3, b.air[0].depDay)),
+              DueTime: '23:59',
+            },
+          ]
+        : [];
+    out.CarbonEmissions =
+      b.air.length > 0
+        ? [
+            {
+              Value: carbonKg(b),
+              Unit: { Id: 1, Symbol: 'kg', Name: 'Kilogram' },
+              Provider: {
+                Id: 7,
+                Name: 'EcoCalc',
+                Description: 'Per-segment CO2 estimate by distance and cabin',
+                LogoPath: '/img/providers/ecocalc.png',
+              },
+              CalculationDateTime: creationDate(b),
+              CalculationDetails: { Id: 3, Name: 'DEFRA 2025 radiative forcing' },
+            },
+          ]
+        : [];
   }
   if (want('Itinerary')) out.Itinerary = b.segments.map(itinerarySegment);
   return out;
@@ -322,7 +435,11 @@ function journeyTime(s: AirSegment): string {
 }
 
 /** One PnrSegmentsReport element. `kinds`: which segment lists to fill; `passiveTypes`: filter. */
-export function pnrSegmentsReport(b: Booking, kinds: ReadonlySet<string> | null, passiveTypes: ReadonlySet<string> | null): JsonRecord {
+export function pnrSegmentsReport(
+  b: Booking,
+  kinds: ReadonlySet<string> | null,
+  passiveTypes: ReadonlySet<string> | null,
+): JsonRecord {
   const has = (k: string): boolean => kinds === null || kinds.has(k);
   const carriers = [...new Set(b.air.map((s) => s.carrier.code))];
   return {
@@ -432,4 +549,3 @@ export function pnrSegmentsReport(b: Booking, kinds: ReadonlySet<string> | null,
     },
   };
 }
-

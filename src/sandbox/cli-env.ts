@@ -51,15 +51,21 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SandboxOptions {
   const rate = set('SANDBOX_FAULT_RATE');
   if (rate !== undefined) {
     const r = Number(rate);
-    if (!/^\d*\.?\d+$/.test(rate) || r < 0 || r > 1) throw new ConfigError(`SANDBOX_FAULT_RATE: '${rate}' must be a number from 0 to 1`);
+    if (!/^\d*\.?\d+$/.test(rate) || r < 0 || r > 1)
+      throw new ConfigError(`SANDBOX_FAULT_RATE: '${rate}' must be a number from 0 to 1`);
     opts.faultRate = r;
   }
   const kinds = set('SANDBOX_FAULT_KINDS');
   if (kinds !== undefined) {
-    const list = kinds.split(',').map((k) => k.trim()).filter(Boolean);
+    const list = kinds
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
     const bad = list.filter((k) => !(FAULT_KINDS as readonly string[]).includes(k));
     if (bad.length > 0 || list.length === 0) {
-      throw new ConfigError(`SANDBOX_FAULT_KINDS: '${bad.join(',') || kinds}' is not a fault kind; use any of ${FAULT_KINDS.join(', ')}`);
+      throw new ConfigError(
+        `SANDBOX_FAULT_KINDS: '${bad.join(',') || kinds}' is not a fault kind; use any of ${FAULT_KINDS.join(', ')}`,
+      );
     }
     opts.faultKinds = list as FaultKind[];
   }

@@ -13,7 +13,7 @@
  * Runs until SIGINT/SIGTERM, then closes cleanly.
  */
 import { ConfigError, optionsFromEnv } from './cli-env.js';
-import { startSandbox, type SandboxOptions } from './service.js';
+import { type SandboxOptions, startSandbox } from './service.js';
 
 async function main(): Promise<void> {
   let opts: SandboxOptions;
@@ -28,8 +28,15 @@ async function main(): Promise<void> {
   }
   const sb = await startSandbox(opts);
   const ds = sb.dataset; // generate now, so the first request is not the slow one
-  const latency = opts.latencyMs === undefined ? 'none' : Array.isArray(opts.latencyMs) ? `${opts.latencyMs[0]}-${opts.latencyMs[1]} ms` : `${opts.latencyMs} ms`;
-  const faults = opts.faultRate ? `${opts.faultRate * 100}% of requests (${(opts.faultKinds ?? ['500', '502', '503', '429']).join(', ')})` : 'none';
+  const latency =
+    opts.latencyMs === undefined
+      ? 'none'
+      : Array.isArray(opts.latencyMs)
+        ? `${opts.latencyMs[0]}-${opts.latencyMs[1]} ms`
+        : `${opts.latencyMs} ms`;
+  const faults = opts.faultRate
+    ? `${opts.faultRate * 100}% of requests (${(opts.faultKinds ?? ['500', '502', '503', '429']).join(', ')})`
+    : 'none';
   const lines = [
     `Sandbox reporting service (synthetic data) listening on ${sb.url}`,
     `  API username:  ${sb.username}`,

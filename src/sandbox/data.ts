@@ -9,21 +9,55 @@
  * notepads, versions, e-mail trails...) are derived on demand in src/sandbox/booking-detail.ts
  * from a per-booking seed.
  */
-import { DAY_MS, HOUR_MS, MINUTE_MS, localDay, localMinutes } from './days.js';
+import { DAY_MS, HOUR_MS, localDay, localMinutes, MINUTE_MS } from './days.js';
+import { generateLogs } from './logs.js';
+import {
+  type Account,
+  type AirSegment,
+  type AppUser,
+  type Booking,
+  type Company,
+  type Consultant,
+  type CouponStatus,
+  type Dataset,
+  type DatasetOptions,
+  DEFAULT_DATA_NOW,
+  type PassiveSegment,
+  type Pcc,
+  type Property,
+  type Segment,
+  type Ticket,
+  type Traveller,
+} from './model.js';
 import { Rng } from './random.js';
 import {
-  ACCOUNTS, AIRPORTS, BOOKING_CLASSES, CARRIERS, CAR_TYPES, CAR_VENDORS, COMPANIES,
-  CONSULTANT_TEAMS, CURRENCY_BY_COUNTRY, CUSTOM_FIELD_NAMES, DEPARTMENTS, DIAL_CODES, EQUIPMENT_LONG,
-  EQUIPMENT_SHORT, FIRST_NAMES_F, FIRST_NAMES_M, HOTEL_CHAINS, LAST_NAMES, PCCS, STREETS,
-  TRIP_REASONS, USD_PER_UNIT, airport, distanceKm,
-  type Airport, type Carrier,
+  ACCOUNTS,
+  AIRPORTS,
+  type Airport,
+  airport,
+  BOOKING_CLASSES,
+  CAR_TYPES,
+  CAR_VENDORS,
+  CARRIERS,
+  type Carrier,
+  COMPANIES,
+  CONSULTANT_TEAMS,
+  CURRENCY_BY_COUNTRY,
+  CUSTOM_FIELD_NAMES,
+  DEPARTMENTS,
+  DIAL_CODES,
+  distanceKm,
+  EQUIPMENT_LONG,
+  EQUIPMENT_SHORT,
+  FIRST_NAMES_F,
+  FIRST_NAMES_M,
+  HOTEL_CHAINS,
+  LAST_NAMES,
+  PCCS,
+  STREETS,
+  TRIP_REASONS,
+  USD_PER_UNIT,
 } from './reference.js';
-import {
-  DEFAULT_DATA_NOW,
-  type AirSegment, type Account, type AppUser, type Booking, type Company, type Consultant, type CouponStatus,
-  type Dataset, type DatasetOptions, type PassiveSegment, type Pcc, type Property, type Segment, type Ticket, type Traveller,
-} from './model.js';
-import { generateLogs } from './logs.js';
 
 export * from './model.js';
 export { DEFAULT_DATA_NOW };
@@ -129,12 +163,20 @@ class Generator {
       for (const s of b.passives) ds.passiveSegments.push(s);
       for (const t of b.tickets) ds.tickets.push(t);
     }
-    ds.airSegments.sort((a, b) => a.depDay - b.depDay || a.depMin - b.depMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr);
-    ds.carSegments.sort(
-      (a, b) => a.pickDay - b.pickDay || a.pickMin - b.pickMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+    ds.airSegments.sort(
+      (a, b) =>
+        a.depDay - b.depDay || a.depMin - b.depMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
     );
-    ds.hotelSegments.sort((a, b) => a.arrDay - b.arrDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr);
-    ds.passiveSegments.sort((a, b) => a.startDay - b.startDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr);
+    ds.carSegments.sort(
+      (a, b) =>
+        a.pickDay - b.pickDay || a.pickMin - b.pickMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+    );
+    ds.hotelSegments.sort(
+      (a, b) => a.arrDay - b.arrDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+    );
+    ds.passiveSegments.sort(
+      (a, b) => a.startDay - b.startDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+    );
     ds.tickets.sort((a, b) => a.issueMs - b.issueMs || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
     for (const t of ds.tickets) for (const c of t.coupons) ds.coupons.push(c);
     generateLogs(ds, this.opts.seed);
@@ -149,8 +191,15 @@ class Generator {
     this.pccs = PCCS.map((p) => {
       const ap = airport(p.airport);
       return {
-        code: p.code, companyCode: p.companyCode, airport: ap, countryCode: ap.countryCode, offset: ap.offset,
-        currency: CURRENCY_BY_COUNTRY[ap.countryCode] ?? 'USD', iata: p.iata, gds: p.gds, crs: p.crs,
+        code: p.code,
+        companyCode: p.companyCode,
+        airport: ap,
+        countryCode: ap.countryCode,
+        offset: ap.offset,
+        currency: CURRENCY_BY_COUNTRY[ap.countryCode] ?? 'USD',
+        iata: p.iata,
+        gds: p.gds,
+        crs: p.crs,
       };
     });
     this.accounts = ACCOUNTS.map((a) => ({
@@ -202,7 +251,14 @@ class Generator {
         const first = rng.pick(female ? FIRST_NAMES_F : FIRST_NAMES_M);
         const last = rng.pick(LAST_NAMES);
         const isVip = rng.chance(0.08);
-        const ffCarriers = rng.sample(CARRIERS, rng.weighted([[0, 3], [1, 5], [2, 2]] as const));
+        const ffCarriers = rng.sample(
+          CARRIERS,
+          rng.weighted([
+            [0, 3],
+            [1, 5],
+            [2, 2],
+          ] as const),
+        );
         this.travellers.push({
           id: travellerId,
           guid: this.guid(),
@@ -215,7 +271,9 @@ class Generator {
           mobile: `+${dial}${rng.digits(dial === '1' ? 10 : 9)}`,
           businessPhone: `+${dial}${rng.digits(dial === '1' ? 10 : 8)}`,
           frequentFlyers: ffCarriers.map((c) => ({ vendor: c.code, number: rng.digits(rng.int(8, 10)) })),
-          crm: rng.chance(0.7) ? [{ crm: rng.pick(['SALESFORCE', 'DYNAMICS', 'TRAVELPROFILE']), reference: rng.int(100_000, 999_999) }] : [],
+          crm: rng.chance(0.7)
+            ? [{ crm: rng.pick(['SALESFORCE', 'DYNAMICS', 'TRAVELPROFILE']), reference: rng.int(100_000, 999_999) }]
+            : [],
           costCentre: rng.pick(account.costCentres),
           employeeId: `E${rng.digits(5)}`,
         });
@@ -230,7 +288,13 @@ class Generator {
         const last = titleCase(rng.pick(LAST_NAMES));
         const email = `${first.toLowerCase()}.${last.toLowerCase()}@${company.domain}`;
         if (this.appUsers.some((u) => u.email === email)) continue;
-        this.appUsers.push({ email, firstName: first, lastName: last, companyCodes: [company.code], role: i === 0 ? 'manager' : 'analyst' });
+        this.appUsers.push({
+          email,
+          firstName: first,
+          lastName: last,
+          companyCodes: [company.code],
+          role: i === 0 ? 'manager' : 'analyst',
+        });
       }
     }
     this.appUsers.unshift({
@@ -302,7 +366,14 @@ class Generator {
       const consultants = this.consultantsOf(d.pcc.code);
       const consultant = rng.pick(consultants);
       const pool = travellersByAccount.get(d.account.code)!;
-      const paxCount = Math.min(pool.length, rng.weighted([[1, 80], [2, 15], [3, 5]] as const));
+      const paxCount = Math.min(
+        pool.length,
+        rng.weighted([
+          [1, 80],
+          [2, 15],
+          [3, 5],
+        ] as const),
+      );
       const booking: Booking = {
         index,
         serviceRef,
@@ -315,7 +386,12 @@ class Generator {
         consultant,
         lastActionConsultant: rng.chance(0.75) ? consultant : rng.pick(consultants),
         passengers: rng.sample(pool, paxCount),
-        air: [], cars: [], hotels: [], passives: [], segments: [], tickets: [],
+        air: [],
+        cars: [],
+        hotels: [],
+        passives: [],
+        segments: [],
+        tickets: [],
         customFields: [],
         vendorLocators: [],
         cancelled: rng.chance(0.04),
@@ -338,7 +414,13 @@ class Generator {
 
   private buildTrip(b: Booking): void {
     const rng = this.rng;
-    const kind = rng.weighted([['air', 72], ['hotel', 14], ['car', 7], ['rail', 4], ['misc', 3]] as const);
+    const kind = rng.weighted([
+      ['air', 72],
+      ['hotel', 14],
+      ['car', 7],
+      ['rail', 4],
+      ['misc', 3],
+    ] as const);
     const start = b.createdDay + this.leadDays();
     if (kind === 'air') {
       const trip = this.cloneColleagueTrip(b) ?? this.newAirTrip(b, start);
@@ -353,11 +435,18 @@ class Generator {
         const dropMin = firstBack ? Math.max(6 * 60, firstBack.depMin - 120) : rng.int(8, 18) * 60;
         this.addCar(b, dest, lastOut.arrDay, Math.min(23 * 60 + 30, lastOut.arrMin + 45), dropDay, dropMin);
       }
-      if (rng.chance(0.1)) this.addPassive(b, 'MIS', (firstBack?.arrDay ?? lastOut.arrDay) + 30, b.pcc.airport.cityCode);
+      if (rng.chance(0.1))
+        this.addPassive(b, 'MIS', (firstBack?.arrDay ?? lastOut.arrDay) + 30, b.pcc.airport.cityCode);
     } else if (kind === 'hotel') {
       const dest = this.nearbyCity(b.pcc.airport);
       b.destination = dest;
-      const nights = rng.weighted([[1, 5], [2, 4], [3, 3], [4, 2], [5, 1]] as const);
+      const nights = rng.weighted([
+        [1, 5],
+        [2, 4],
+        [3, 3],
+        [4, 2],
+        [5, 1],
+      ] as const);
       this.addHotel(b, dest, start, start + nights);
       if (rng.chance(0.2)) this.addCar(b, dest, start, rng.int(8, 16) * 60, start + nights, rng.int(8, 18) * 60);
     } else if (kind === 'car') {
@@ -420,16 +509,31 @@ class Generator {
     let prevArr = 0;
     for (const [i, [carrier, from, to]] of legs.entries()) {
       const f = this.flight(carrier, from, to);
-      const seg = i === 0 ? this.pushAir(b, f, day, true, code, cabin) : this.pushAirAfter(b, f, prevArr, true, code, cabin);
+      const seg =
+        i === 0 ? this.pushAir(b, f, day, true, code, cabin) : this.pushAirAfter(b, f, prevArr, true, code, cabin);
       prevArr = seg.arrUtc;
       day = seg.arrDay;
     }
     if (!rng.chance(0.15)) {
-      const nights = rng.weighted([[1, 4], [2, 5], [3, 4], [4, 3], [5, 2], [7, 1], [10, 1]] as const);
-      const back = legs.slice().reverse().map(([c, from, to]) => [c, to, from] as const);
+      const nights = rng.weighted([
+        [1, 4],
+        [2, 5],
+        [3, 4],
+        [4, 3],
+        [5, 2],
+        [7, 1],
+        [10, 1],
+      ] as const);
+      const back = legs
+        .slice()
+        .reverse()
+        .map(([c, from, to]) => [c, to, from] as const);
       for (const [i, [carrier, from, to]] of back.entries()) {
         const f = this.flight(carrier, from, to);
-        const seg = i === 0 ? this.pushAir(b, f, day + nights, false, code, cabin) : this.pushAirAfter(b, f, prevArr, false, code, cabin);
+        const seg =
+          i === 0
+            ? this.pushAir(b, f, day + nights, false, code, cabin)
+            : this.pushAirAfter(b, f, prevArr, false, code, cabin);
         prevArr = seg.arrUtc;
       }
     }
@@ -450,7 +554,11 @@ class Generator {
         connecting: CARRIERS.filter((c) =>
           c.hubs.some((h) => {
             const hub = airport(h);
-            return hub.cityCode !== o.cityCode && hub.cityCode !== d.cityCode && (hub.region === o.region || hub.region === d.region);
+            return (
+              hub.cityCode !== o.cityCode &&
+              hub.cityCode !== d.cityCode &&
+              (hub.region === o.region || hub.region === d.region)
+            );
           }),
         ),
       };
@@ -464,7 +572,10 @@ class Generator {
     const hubs = carrier.hubs.map(airport).filter((h) => h.cityCode !== o.cityCode && h.cityCode !== d.cityCode);
     if (hubs.length === 0) return [[carrier, o, d]];
     const via = rng.pick(hubs);
-    return [[carrier, o, via], [carrier, via, d]];
+    return [
+      [carrier, o, via],
+      [carrier, via, d],
+    ];
   }
 
   /** The scheduled flight of a carrier between two airports: created on first use, then fixed. */
@@ -485,7 +596,9 @@ class Generator {
     }
     this.usedFlightNumbers.add(carrier.code + number);
     const km = distanceKm(from, to);
-    const codeshares = CARRIERS.filter((c) => c !== carrier && (c.hubs.includes(from.code) || c.hubs.includes(to.code)));
+    const codeshares = CARRIERS.filter(
+      (c) => c !== carrier && (c.hubs.includes(from.code) || c.hubs.includes(to.code)),
+    );
     const def: FlightDef = {
       carrier,
       operating: codeshares.length > 0 && rng.chance(0.08) ? rng.pick(codeshares) : carrier,
@@ -501,13 +614,27 @@ class Generator {
     return def;
   }
 
-  private pushAir(b: Booking, f: FlightDef, depDay: number, outbound: boolean, code: string, cabin: string): AirSegment {
+  private pushAir(
+    b: Booking,
+    f: FlightDef,
+    depDay: number,
+    outbound: boolean,
+    code: string,
+    cabin: string,
+  ): AirSegment {
     const depUtc = depDay * DAY_MS + f.depMin * MINUTE_MS - f.from.offset * MINUTE_MS;
     return this.addAirSegment(b, f, depUtc, outbound, code, cabin);
   }
 
   /** The first departure of the flight at least an hour after the previous arrival. */
-  private pushAirAfter(b: Booking, f: FlightDef, prevArrUtc: number, outbound: boolean, code: string, cabin: string): AirSegment {
+  private pushAirAfter(
+    b: Booking,
+    f: FlightDef,
+    prevArrUtc: number,
+    outbound: boolean,
+    code: string,
+    cabin: string,
+  ): AirSegment {
     let day = localDay(prevArrUtc, f.from.offset);
     let depUtc = day * DAY_MS + f.depMin * MINUTE_MS - f.from.offset * MINUTE_MS;
     while (depUtc < prevArrUtc + HOUR_MS) {
@@ -517,10 +644,23 @@ class Generator {
     return this.addAirSegment(b, f, depUtc, outbound, code, cabin);
   }
 
-  private addAirSegment(b: Booking, f: FlightDef, depUtc: number, outbound: boolean, code: string, cabin: string): AirSegment {
+  private addAirSegment(
+    b: Booking,
+    f: FlightDef,
+    depUtc: number,
+    outbound: boolean,
+    code: string,
+    cabin: string,
+  ): AirSegment {
     const rng = this.rng;
     const arrUtc = depUtc + f.durationMin * MINUTE_MS;
-    const status = b.cancelled ? 'HX' : rng.chance(0.025) ? rng.pick(PROBLEM_STATUSES) : rng.chance(0.015) ? 'TK' : 'HK';
+    const status = b.cancelled
+      ? 'HX'
+      : rng.chance(0.025)
+        ? rng.pick(PROBLEM_STATUSES)
+        : rng.chance(0.015)
+          ? 'TK'
+          : 'HK';
     const seg: AirSegment = {
       kind: 'air',
       booking: b,
@@ -545,7 +685,9 @@ class Generator {
       km: f.km,
       connection: false,
       outbound,
-      seats: rng.chance(0.6) ? b.passengers.map(() => `${rng.int(1, 58)}${rng.pick(['A', 'C', 'D', 'F', 'H', 'K'])}`) : [],
+      seats: rng.chance(0.6)
+        ? b.passengers.map(() => `${rng.int(1, 58)}${rng.pick(['A', 'C', 'D', 'F', 'H', 'K'])}`)
+        : [],
     };
     b.air.push(seg);
     return seg;
@@ -612,7 +754,11 @@ class Generator {
     const cancelled = b.cancelled || rng.chance(0.06);
     const passive = !cancelled && rng.chance(0.15);
     const status = cancelled ? 'HX' : passive ? 'GK' : rng.chance(0.015) ? 'UC' : 'HK';
-    const commissionable = rng.weighted([[true, 7], [false, 2], [null, 1]] as const);
+    const commissionable = rng.weighted([
+      [true, 7],
+      [false, 2],
+      [null, 1],
+    ] as const);
     const createdMs = rng.chance(0.05) ? null : Math.min(this.nowMs, b.createdMs + rng.int(0, 48 * 60) * MINUTE_MS);
     b.hotels.push({
       kind: 'hotel',
@@ -634,11 +780,19 @@ class Generator {
       createdMs,
       commissionable,
       commission: commissionable === null ? undefined : commissionable ? rng.pick(['10%', '8%', '5%']) : 'NON',
-      rateAccessCode: rng.chance(0.8) ? rng.pick(['RAC', 'COR', 'GOV', 'AAA', `${b.account.code.slice(0, 3)}`]) : undefined,
+      rateAccessCode: rng.chance(0.8)
+        ? rng.pick(['RAC', 'COR', 'GOV', 'AAA', `${b.account.code.slice(0, 3)}`])
+        : undefined,
       roomCode: rng.pick(['A1K', 'A1Q', 'B1K', 'C2D', 'A1D']),
       multiLevelRateCode: rng.pick(['RAC', 'COR', 'NEG', 'ADV']),
       notepad: rng.chance(0.3)
-        ? rng.pick(['LATE ARRIVAL GUARANTEED', 'NON SMOKING ROOM REQUESTED', 'BREAKFAST INCLUDED IN RATE', 'EARLY CHECK IN REQUESTED', 'COMPANY RATE APPLIES'])
+        ? rng.pick([
+            'LATE ARRIVAL GUARANTEED',
+            'NON SMOKING ROOM REQUESTED',
+            'BREAKFAST INCLUDED IN RATE',
+            'EARLY CHECK IN REQUESTED',
+            'COMPANY RATE APPLIES',
+          ])
         : undefined,
       cancellationRef: cancelled ? `CXL${rng.digits(8)}` : undefined,
     });
@@ -675,8 +829,18 @@ class Generator {
       confirmation = rng.digits(9);
     }
     b.passives.push({
-      kind: 'passive', booking: b, nbr: 0, status: b.cancelled ? 'HX' : 'GK', type, startDay, endDay,
-      vendor, cityCode, text, confirmation, rateQuoted,
+      kind: 'passive',
+      booking: b,
+      nbr: 0,
+      status: b.cancelled ? 'HX' : 'GK',
+      type,
+      startDay,
+      endDay,
+      vendor,
+      cityCode,
+      text,
+      confirmation,
+      rateQuoted,
     });
   }
 
@@ -685,17 +849,22 @@ class Generator {
     const rng = this.rng;
     const startKey = (s: Segment): number => {
       switch (s.kind) {
-        case 'air': return s.depUtc;
-        case 'car': return s.pickDay * DAY_MS + s.pickMin * MINUTE_MS;
-        case 'hotel': return s.arrDay * DAY_MS + 23 * HOUR_MS;
-        case 'passive': return s.startDay * DAY_MS + 23 * HOUR_MS + 30 * MINUTE_MS;
+        case 'air':
+          return s.depUtc;
+        case 'car':
+          return s.pickDay * DAY_MS + s.pickMin * MINUTE_MS;
+        case 'hotel':
+          return s.arrDay * DAY_MS + 23 * HOUR_MS;
+        case 'passive':
+          return s.startDay * DAY_MS + 23 * HOUR_MS + 30 * MINUTE_MS;
       }
     };
     b.air.sort((x, y) => x.depUtc - y.depUtc);
     b.air.forEach((s, i) => {
       s.airNbr = i + 1;
       const next = b.air[i + 1];
-      s.connection = !!next && next.outbound === s.outbound && next.from.code === s.to.code && next.depUtc - s.arrUtc < DAY_MS;
+      s.connection =
+        !!next && next.outbound === s.outbound && next.from.code === s.to.code && next.depUtc - s.arrUtc < DAY_MS;
     });
     b.cars.forEach((s, i) => (s.carNbr = i + 1));
     b.hotels.forEach((s, i) => (s.hotelNbr = i + 1));
@@ -709,10 +878,22 @@ class Generator {
     const ends: number[] = [];
     for (const s of b.segments) {
       switch (s.kind) {
-        case 'air': starts.push(s.depDay); ends.push(s.arrDay); break;
-        case 'car': starts.push(s.pickDay); ends.push(s.dropDay); break;
-        case 'hotel': starts.push(s.arrDay); ends.push(s.depDay); break;
-        case 'passive': starts.push(s.startDay); ends.push(s.endDay); break;
+        case 'air':
+          starts.push(s.depDay);
+          ends.push(s.arrDay);
+          break;
+        case 'car':
+          starts.push(s.pickDay);
+          ends.push(s.dropDay);
+          break;
+        case 'hotel':
+          starts.push(s.arrDay);
+          ends.push(s.depDay);
+          break;
+        case 'passive':
+          starts.push(s.startDay);
+          ends.push(s.endDay);
+          break;
       }
     }
     b.travelDay = starts.length ? Math.min(...starts) : null;
@@ -723,12 +904,23 @@ class Generator {
       const id = CUSTOM_FIELD_NAMES.indexOf(name) + 1;
       let value: string;
       switch (name) {
-        case 'CostCentre': value = lead?.costCentre ?? rng.pick(b.account.costCentres); break;
-        case 'ProjectCode': value = `P${rng.digits(4)}`; break;
-        case 'EmployeeID': value = lead?.employeeId ?? `E${rng.digits(5)}`; break;
-        case 'Department': value = rng.pick(DEPARTMENTS); break;
-        case 'TripReason': value = rng.pick(TRIP_REASONS); break;
-        default: value = `approvals@${b.account.code.toLowerCase()}.example`;
+        case 'CostCentre':
+          value = lead?.costCentre ?? rng.pick(b.account.costCentres);
+          break;
+        case 'ProjectCode':
+          value = `P${rng.digits(4)}`;
+          break;
+        case 'EmployeeID':
+          value = lead?.employeeId ?? `E${rng.digits(5)}`;
+          break;
+        case 'Department':
+          value = rng.pick(DEPARTMENTS);
+          break;
+        case 'TripReason':
+          value = rng.pick(TRIP_REASONS);
+          break;
+        default:
+          value = `approvals@${b.account.code.toLowerCase()}.example`;
       }
       return { id, name, value };
     });
@@ -760,9 +952,20 @@ class Generator {
     const totalKm = b.air.reduce((s, x) => s + x.km, 0);
     const perKm = { Economy: 0.09, 'Premium Economy': 0.16, Business: 0.32, First: 0.5 }[b.air[0].cabin] ?? 0.1;
     const originCountry = b.air[0].from.countryCode;
-    const taxCodes = ({ GB: ['GB', 'UB'], US: ['US', 'XF', 'AY'], SG: ['SG', 'L7', 'OP'], AU: ['AU', 'WY'], IE: ['EI'] } as Record<string, string[]>)[originCountry] ?? ['XT'];
+    const taxCodes = (
+      { GB: ['GB', 'UB'], US: ['US', 'XF', 'AY'], SG: ['SG', 'L7', 'OP'], AU: ['AU', 'WY'], IE: ['EI'] } as Record<
+        string,
+        string[]
+      >
+    )[originCountry] ?? ['XT'];
     const agent = rng.chance(0.7) ? b.consultant : rng.pick(this.consultantsOf(b.pcc.code));
-    const fop = rng.weighted([['CCVI', 4], ['CCCA', 3], ['CCAX', 3], ['INV', 2], ['CASH', 1]] as const);
+    const fop = rng.weighted([
+      ['CCVI', 4],
+      ['CCCA', 3],
+      ['CCAX', 3],
+      ['INV', 2],
+      ['CASH', 1],
+    ] as const);
     const fareBasisSuffix = rng.pick(['LOW', 'FLEX', 'SAVER', 'STD', 'RT']);
 
     b.passengers.forEach((pax, paxIndex) => {
@@ -772,8 +975,25 @@ class Generator {
         amount: toCurrency(rng.int(8, 180), currency),
       }));
       const totalTax = money(taxes.reduce((s, t) => s + t.amount, 0));
-      const fate = rng.weighted([['ok', 92], ['void', 2], ['exch', 4], ['refund', 2]] as const);
-      const ticket = this.makeTicket(b, pax, plating, issueMs, agent, fop, currency, baseFare, taxes, totalTax, paxIndex);
+      const fate = rng.weighted([
+        ['ok', 92],
+        ['void', 2],
+        ['exch', 4],
+        ['refund', 2],
+      ] as const);
+      const ticket = this.makeTicket(
+        b,
+        pax,
+        plating,
+        issueMs,
+        agent,
+        fop,
+        currency,
+        baseFare,
+        taxes,
+        totalTax,
+        paxIndex,
+      );
       const fareBasis = `${b.air[0].bookingCode}${fareBasisSuffix}${originCountry}`;
       const reissueMs = issueMs + rng.int(1, 10) * DAY_MS + rng.int(0, 600) * MINUTE_MS;
       if (fate === 'void') {
@@ -783,7 +1003,19 @@ class Generator {
         ticket.status = 'REFUNDED';
         this.addCoupons(ticket, fareBasis, () => 'MFRD');
       } else if (fate === 'exch' && reissueMs < this.nowMs && reissueMs < firstDep) {
-        const reissued = this.makeTicket(b, pax, plating, reissueMs, agent, fop, currency, money(baseFare * 1.1), taxes, totalTax, paxIndex);
+        const reissued = this.makeTicket(
+          b,
+          pax,
+          plating,
+          reissueMs,
+          agent,
+          fop,
+          currency,
+          money(baseFare * 1.1),
+          taxes,
+          totalTax,
+          paxIndex,
+        );
         ticket.status = 'EXCHANGED';
         ticket.exchangedFor = reissued.number;
         reissued.exchangeOf = ticket.number;
@@ -798,8 +1030,17 @@ class Generator {
   }
 
   private makeTicket(
-    b: Booking, pax: Traveller, plating: Carrier, issueMs: number, agent: Consultant, fop: string, currency: string,
-    baseFare: number, taxes: Ticket['taxes'], totalTax: number, paxIndex: number,
+    b: Booking,
+    pax: Traveller,
+    plating: Carrier,
+    issueMs: number,
+    agent: Consultant,
+    fop: string,
+    currency: string,
+    baseFare: number,
+    taxes: Ticket['taxes'],
+    totalTax: number,
+    paxIndex: number,
   ): Ticket {
     const t: Ticket = {
       booking: b,
@@ -833,9 +1074,10 @@ class Generator {
     const totalKm = t.booking.air.reduce((s, x) => s + x.km, 0) || 1;
     for (const s of t.booking.air) {
       const st = status(s);
-      let lastChecked = st === 'USED'
-        ? Math.min(this.nowMs, s.arrUtc + rng.int(6, 30) * HOUR_MS)
-        : this.nowMs - rng.int(1, 72) * HOUR_MS;
+      let lastChecked =
+        st === 'USED'
+          ? Math.min(this.nowMs, s.arrUtc + rng.int(6, 30) * HOUR_MS)
+          : this.nowMs - rng.int(1, 72) * HOUR_MS;
       lastChecked = Math.max(lastChecked, t.issueMs);
       this.couponCounter += rng.int(1, 3);
       t.coupons.push({

@@ -3,8 +3,9 @@
  * queue forwards, partner forwarding results, QC comments and application user activity.
  * A separate seeded stream, so adding log kinds never changes the bookings.
  */
+
+import { DAY_MS, localDay, MINUTE_MS } from './days.js';
 import type { Booking, Dataset } from './model.js';
-import { DAY_MS, MINUTE_MS, localDay } from './days.js';
 import { Rng } from './random.js';
 
 export function generateLogs(ds: Dataset, seed: number): void {
@@ -30,7 +31,7 @@ export function generateLogs(ds: Dataset, seed: number): void {
           ['Profile synchronisation failed: traveller not found', 'E404', 'TravellerGUID not found in profile store'],
         ] as const);
         ds.failedSubmissions.push({
-          id: failedId += rng.int(1, 5),
+          id: (failedId += rng.int(1, 5)),
           booking: b,
           logMs,
           message,
@@ -43,8 +44,8 @@ export function generateLogs(ds: Dataset, seed: number): void {
       const logMs = after(b, 2 * 24 * 60);
       if (logMs !== null) {
         ds.qlogForwards.push({
-          id: qlogId += rng.int(1, 9),
-          queueEntryId: queueEntry += rng.int(1, 20),
+          id: (qlogId += rng.int(1, 9)),
+          queueEntryId: (queueEntry += rng.int(1, 20)),
           booking: b,
           logMs,
           matchedOn: rng.pick(['Account', 'PCC', 'Remark RM*QC', 'Traveller VIP', 'Ticketing deadline']),
@@ -58,14 +59,21 @@ export function generateLogs(ds: Dataset, seed: number): void {
         if (logMs === null) continue;
         const partner = rng.pick(['Concur', 'SAP Travel', 'TripCase', 'Traxo', 'Crisis24']);
         const success = rng.chance(0.87);
-        const reason = rng.pick(['HTTP 500 from partner endpoint', 'timeout after 30 s', 'HTTP 401: partner credentials rejected', 'schema validation failed']);
+        const reason = rng.pick([
+          'HTTP 500 from partner endpoint',
+          'timeout after 30 s',
+          'HTTP 401: partner credentials rejected',
+          'schema validation failed',
+        ]);
         ds.partnerLogs.push({
-          id: partnerId += rng.int(1, 7),
+          id: (partnerId += rng.int(1, 7)),
           booking: b,
           logMs,
           partner,
           success,
-          message: success ? `Forwarded ${b.recordLocator} to ${partner}: HTTP 202 Accepted` : `Forwarding ${b.recordLocator} to ${partner} failed: ${reason}`,
+          message: success
+            ? `Forwarded ${b.recordLocator} to ${partner}: HTTP 202 Accepted`
+            : `Forwarding ${b.recordLocator} to ${partner} failed: ${reason}`,
         });
       }
     }
@@ -74,7 +82,7 @@ export function generateLogs(ds: Dataset, seed: number): void {
         const commentMs = after(b, 4 * 24 * 60);
         if (commentMs === null) continue;
         ds.qcComments.push({
-          id: qcId += rng.int(1, 4),
+          id: (qcId += rng.int(1, 4)),
           booking: b,
           consultant: b.consultant,
           commentMs,
@@ -91,27 +99,47 @@ export function generateLogs(ds: Dataset, seed: number): void {
       }
     }
   }
-  const byTime = <T extends { id: number }>(key: (x: T) => number) => (a: T, b: T) => key(a) - key(b) || a.id - b.id;
+  const byTime =
+    <T extends { id: number }>(key: (x: T) => number) =>
+    (a: T, b: T) =>
+      key(a) - key(b) || a.id - b.id;
   ds.failedSubmissions.sort(byTime((x) => x.logMs));
   ds.qlogForwards.sort(byTime((x) => x.logMs));
   ds.partnerLogs.sort(byTime((x) => x.logMs));
   ds.qcComments.sort(byTime((x) => x.commentMs));
 
-  const reports = ['HotelSegments', 'AirSegmentsByDate', 'TicketCouponsByStatusCode', 'CarSegmentsByDate', 'PassengerArrivals', 'BookingsWithActiveSegments'];
+  const reports = [
+    'HotelSegments',
+    'AirSegmentsByDate',
+    'TicketCouponsByStatusCode',
+    'CarSegmentsByDate',
+    'PassengerArrivals',
+    'BookingsWithActiveSegments',
+  ];
   const count = Math.max(300, Math.round(ds.size / 2));
   let activityId = 70_000;
   for (let i = 0; i < count; i++) {
     const user = rng.pick(ds.appUsers);
     const ms = ds.nowMs - rng.int(1, 365 * 24 * 60) * MINUTE_MS - rng.int(0, 59) * 1000;
-    const activity = rng.weighted([['Login', 28], ['ViewDashboard', 14], ['RunReport', 34], ['DownloadReport', 14], ['EmailSubscription', 10]] as const);
+    const activity = rng.weighted([
+      ['Login', 28],
+      ['ViewDashboard', 14],
+      ['RunReport', 34],
+      ['DownloadReport', 14],
+      ['EmailSubscription', 10],
+    ] as const);
     const report = rng.pick(reports);
     const fromDay = localDay(ms, 0) - rng.int(1, 60);
-    const details = activity === 'Login' ? 'Signed in from web application'
-      : activity === 'ViewDashboard' ? 'Viewed dashboard Overview'
-      : activity === 'EmailSubscription' ? `Scheduled e-mail of ${report} sent to ${user.email}`
-      : `${report} DateStart=${ymd(fromDay)} DateEnd=${ymd(fromDay + rng.int(1, 31))}${activity === 'DownloadReport' ? ' format=csv' : ''}`;
+    const details =
+      activity === 'Login'
+        ? 'Signed in from web application'
+        : activity === 'ViewDashboard'
+          ? 'Viewed dashboard Overview'
+          : activity === 'EmailSubscription'
+            ? `Scheduled e-mail of ${report} sent to ${user.email}`
+            : `${report} DateStart=${ymd(fromDay)} DateEnd=${ymd(fromDay + rng.int(1, 31))}${activity === 'DownloadReport' ? ' format=csv' : ''}`;
     ds.activities.push({
-      id: activityId += rng.int(1, 3),
+      id: (activityId += rng.int(1, 3)),
       user,
       ms,
       activity,

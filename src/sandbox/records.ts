@@ -7,14 +7,30 @@
  */
 import { MIN_VALUE_DATE } from '../upstream/service-date.js';
 import {
-  amount, creationDate, currentTicket, itineraryFormatted, itinerarySegment, passengerName,
+  amount,
+  creationDate,
+  currentTicket,
+  itineraryFormatted,
+  itinerarySegment,
   type JsonRecord,
+  passengerName,
 } from './booking-detail.js';
 import type {
-  Activity, AirSegment, Booking, CarSegment, Coupon, FailedSubmission, HotelSegment, PartnerLog,
-  QLogForwardEntry, QcCommentEntry, Segment, Ticket, Traveller,
+  Activity,
+  AirSegment,
+  Booking,
+  CarSegment,
+  Coupon,
+  FailedSubmission,
+  HotelSegment,
+  PartnerLog,
+  QcCommentEntry,
+  QLogForwardEntry,
+  Segment,
+  Ticket,
+  Traveller,
 } from './data.js';
-import { DAY_MS, MINUTE_MS, hhmm, isoDay, serviceDay, serviceInstant } from './days.js';
+import { DAY_MS, hhmm, isoDay, MINUTE_MS, serviceDay, serviceInstant } from './days.js';
 
 function distinct(values: Iterable<string>): string[] {
   return [...new Set(values)];
@@ -34,10 +50,7 @@ export function destinationCities(b: Booking): string[] {
     const origin = b.air[0].from.cityCode;
     return distinct(b.air.filter((s) => !s.connection && s.to.cityCode !== origin).map((s) => s.to.cityCode));
   }
-  return distinct([
-    ...b.hotels.map((h) => h.property.city.cityCode),
-    ...b.cars.map((c) => c.airport.cityCode),
-  ]);
+  return distinct([...b.hotels.map((h) => h.property.city.cityCode), ...b.cars.map((c) => c.airport.cityCode)]);
 }
 
 export function destinationCountries(b: Booking): string[] {
@@ -83,7 +96,10 @@ function vendorLocators(b: Booking): JsonRecord[] {
 }
 
 function customFields(b: Booking, names: readonly string[] | null): JsonRecord[] {
-  const wanted = names === null ? b.customFields : b.customFields.filter((f) => names.some((n) => n.toLowerCase() === f.name.toLowerCase()));
+  const wanted =
+    names === null
+      ? b.customFields
+      : b.customFields.filter((f) => names.some((n) => n.toLowerCase() === f.name.toLowerCase()));
   return wanted.map((f) => ({ FieldName: f.name, FieldValue: f.value }));
 }
 
@@ -153,7 +169,11 @@ export function airSegmentByDate(s: AirSegment): JsonRecord {
   };
 }
 
-export function hotelSegmentRecord(s: HotelSegment, withNotepad: boolean, fields: readonly string[] | null): JsonRecord {
+export function hotelSegmentRecord(
+  s: HotelSegment,
+  withNotepad: boolean,
+  fields: readonly string[] | null,
+): JsonRecord {
   const b = s.booking;
   const pax = primaryPax(b);
   return {
@@ -202,19 +222,27 @@ export function hotelSegmentRecord(s: HotelSegment, withNotepad: boolean, fields
 
 export function segmentDescription(s: Segment): string {
   switch (s.kind) {
-    case 'air': return `AIR ${s.carrier.code}${s.flightNbr} ${s.bookingCode} ${s.from.code}-${s.to.code} ${isoDay(s.depDay)} ${hhmm(s.depMin)}`;
-    case 'car': return `CAR ${s.vendor.code} ${s.airport.code} ${isoDay(s.pickDay)}-${isoDay(s.dropDay)} ${s.carType}`;
-    case 'hotel': return `HTL ${s.property.chain.code} ${s.property.name} ${isoDay(s.arrDay)}-${isoDay(s.depDay)}`;
-    case 'passive': return `${s.type} ${s.vendor} ${s.cityCode} ${isoDay(s.startDay)} ${s.text}`;
+    case 'air':
+      return `AIR ${s.carrier.code}${s.flightNbr} ${s.bookingCode} ${s.from.code}-${s.to.code} ${isoDay(s.depDay)} ${hhmm(s.depMin)}`;
+    case 'car':
+      return `CAR ${s.vendor.code} ${s.airport.code} ${isoDay(s.pickDay)}-${isoDay(s.dropDay)} ${s.carType}`;
+    case 'hotel':
+      return `HTL ${s.property.chain.code} ${s.property.name} ${isoDay(s.arrDay)}-${isoDay(s.depDay)}`;
+    case 'passive':
+      return `${s.type} ${s.vendor} ${s.cityCode} ${isoDay(s.startDay)} ${s.text}`;
   }
 }
 
 export function segmentDay(s: Segment): number {
   switch (s.kind) {
-    case 'air': return s.depDay;
-    case 'car': return s.pickDay;
-    case 'hotel': return s.arrDay;
-    case 'passive': return s.startDay;
+    case 'air':
+      return s.depDay;
+    case 'car':
+      return s.pickDay;
+    case 'hotel':
+      return s.arrDay;
+    case 'passive':
+      return s.startDay;
   }
 }
 
@@ -355,8 +383,16 @@ export function bookingWithActiveSegments(b: Booking, travelDay: number): JsonRe
 /** ItineraryFormatting: 0 None (plain text), 1 Html, 2 Charting (one compact line). */
 function formattedItinerary(b: Booking, formatting: number): string {
   const text = itineraryFormatted(b);
-  if (formatting === 1) return `<ol>${text.split('\n').map((l) => `<li>${l.trim()}</li>`).join('')}</ol>`;
-  if (formatting === 2) return text.split('\n').map((l) => l.trim()).join(' | ');
+  if (formatting === 1)
+    return `<ol>${text
+      .split('\n')
+      .map((l) => `<li>${l.trim()}</li>`)
+      .join('')}</ol>`;
+  if (formatting === 2)
+    return text
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' | ');
   return text;
 }
 
@@ -565,4 +601,3 @@ export function appUserActivity(a: Activity): JsonRecord {
     RequestDetails: a.details,
   };
 }
-

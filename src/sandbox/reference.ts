@@ -73,7 +73,16 @@ const AIRPORT_ROWS: AirportRow[] = [
 
 export const AIRPORTS: readonly Airport[] = AIRPORT_ROWS.map(
   ([code, cityCode, cityName, countryCode, countryName, subregion, region, lat, lon, offset]) => ({
-    code, cityCode, cityName, countryCode, countryName, subregion, region, lat, lon, offset,
+    code,
+    cityCode,
+    cityName,
+    countryCode,
+    countryName,
+    subregion,
+    region,
+    lat,
+    lon,
+    offset,
   }),
 );
 
@@ -155,14 +164,25 @@ export const EQUIPMENT_SHORT: ReadonlyArray<readonly [string, string]> = [
 
 /** Booking codes with their cabin and weight. */
 export const BOOKING_CLASSES: ReadonlyArray<readonly [code: string, cabin: string, weight: number]> = [
-  ['Y', 'Economy', 10], ['B', 'Economy', 8], ['M', 'Economy', 8], ['H', 'Economy', 6],
-  ['K', 'Economy', 6], ['Q', 'Economy', 4], ['V', 'Economy', 3],
-  ['W', 'Premium Economy', 5], ['E', 'Premium Economy', 2],
-  ['J', 'Business', 6], ['C', 'Business', 4], ['D', 'Business', 3],
+  ['Y', 'Economy', 10],
+  ['B', 'Economy', 8],
+  ['M', 'Economy', 8],
+  ['H', 'Economy', 6],
+  ['K', 'Economy', 6],
+  ['Q', 'Economy', 4],
+  ['V', 'Economy', 3],
+  ['W', 'Premium Economy', 5],
+  ['E', 'Premium Economy', 2],
+  ['J', 'Business', 6],
+  ['C', 'Business', 4],
+  ['D', 'Business', 3],
   ['F', 'First', 1],
 ];
 
-export interface CarVendor { code: string; name: string }
+export interface CarVendor {
+  code: string;
+  name: string;
+}
 export const CAR_VENDORS: readonly CarVendor[] = [
   { code: 'ZE', name: 'Hertz' },
   { code: 'ZI', name: 'Avis' },
@@ -173,9 +193,25 @@ export const CAR_VENDORS: readonly CarVendor[] = [
   { code: 'SX', name: 'Sixt' },
   { code: 'EP', name: 'Europcar' },
 ];
-export const CAR_TYPES: readonly string[] = ['ECAR', 'CCAR', 'ICAR', 'IDAR', 'SCAR', 'FCAR', 'PCAR', 'IFAR', 'SFAR', 'CDMR'];
+export const CAR_TYPES: readonly string[] = [
+  'ECAR',
+  'CCAR',
+  'ICAR',
+  'IDAR',
+  'SCAR',
+  'FCAR',
+  'PCAR',
+  'IFAR',
+  'SFAR',
+  'CDMR',
+];
 
-export interface HotelChain { code: string; name: string; brands: readonly string[]; tier: number }
+export interface HotelChain {
+  code: string;
+  name: string;
+  brands: readonly string[];
+  tier: number;
+}
 export const HOTEL_CHAINS: readonly HotelChain[] = [
   { code: 'MC', name: 'Marriott Hotels', brands: ['Marriott', 'Courtyard'], tier: 3 },
   { code: 'HH', name: 'Hilton Hotels', brands: ['Hilton', 'Hilton Garden Inn'], tier: 3 },
@@ -192,34 +228,119 @@ export const HOTEL_CHAINS: readonly HotelChain[] = [
 ];
 
 export const CURRENCY_BY_COUNTRY: Readonly<Record<string, string>> = {
-  GB: 'GBP', IE: 'EUR', FR: 'EUR', NL: 'EUR', DE: 'EUR', ES: 'EUR', IT: 'EUR', FI: 'EUR',
-  CH: 'CHF', DK: 'DKK', SE: 'SEK', NO: 'NOK', US: 'USD', CA: 'CAD', BR: 'BRL', AE: 'AED',
-  QA: 'QAR', ZA: 'ZAR', IN: 'INR', SG: 'SGD', MY: 'MYR', TH: 'THB', HK: 'HKD', CN: 'CNY',
-  KR: 'KRW', JP: 'JPY', AU: 'AUD', NZ: 'NZD',
+  GB: 'GBP',
+  IE: 'EUR',
+  FR: 'EUR',
+  NL: 'EUR',
+  DE: 'EUR',
+  ES: 'EUR',
+  IT: 'EUR',
+  FI: 'EUR',
+  CH: 'CHF',
+  DK: 'DKK',
+  SE: 'SEK',
+  NO: 'NOK',
+  US: 'USD',
+  CA: 'CAD',
+  BR: 'BRL',
+  AE: 'AED',
+  QA: 'QAR',
+  ZA: 'ZAR',
+  IN: 'INR',
+  SG: 'SGD',
+  MY: 'MYR',
+  TH: 'THB',
+  HK: 'HKD',
+  CN: 'CNY',
+  KR: 'KRW',
+  JP: 'JPY',
+  AU: 'AUD',
+  NZ: 'NZD',
 };
 
 export const DIAL_CODES: Readonly<Record<string, string>> = {
-  GB: '44', IE: '353', FR: '33', NL: '31', DE: '49', ES: '34', IT: '39', FI: '358', CH: '41', DK: '45',
-  SE: '46', NO: '47', US: '1', CA: '1', BR: '55', AE: '971', QA: '974', ZA: '27', IN: '91', SG: '65',
-  MY: '60', TH: '66', HK: '852', CN: '86', KR: '82', JP: '81', AU: '61', NZ: '64',
+  GB: '44',
+  IE: '353',
+  FR: '33',
+  NL: '31',
+  DE: '49',
+  ES: '34',
+  IT: '39',
+  FI: '358',
+  CH: '41',
+  DK: '45',
+  SE: '46',
+  NO: '47',
+  US: '1',
+  CA: '1',
+  BR: '55',
+  AE: '971',
+  QA: '974',
+  ZA: '27',
+  IN: '91',
+  SG: '65',
+  MY: '60',
+  TH: '66',
+  HK: '852',
+  CN: '86',
+  KR: '82',
+  JP: '81',
+  AU: '61',
+  NZ: '64',
 };
 
 /** Rough value of one unit of each currency in USD, to keep prices plausible. */
 export const USD_PER_UNIT: Readonly<Record<string, number>> = {
-  GBP: 1.27, EUR: 1.08, CHF: 1.12, DKK: 0.145, SEK: 0.095, NOK: 0.093, USD: 1, CAD: 0.73,
-  BRL: 0.2, AED: 0.27, QAR: 0.27, ZAR: 0.054, INR: 0.012, SGD: 0.74, MYR: 0.21, THB: 0.028,
-  HKD: 0.128, CNY: 0.14, KRW: 0.00075, JPY: 0.0067, AUD: 0.66, NZD: 0.6,
+  GBP: 1.27,
+  EUR: 1.08,
+  CHF: 1.12,
+  DKK: 0.145,
+  SEK: 0.095,
+  NOK: 0.093,
+  USD: 1,
+  CAD: 0.73,
+  BRL: 0.2,
+  AED: 0.27,
+  QAR: 0.27,
+  ZAR: 0.054,
+  INR: 0.012,
+  SGD: 0.74,
+  MYR: 0.21,
+  THB: 0.028,
+  HKD: 0.128,
+  CNY: 0.14,
+  KRW: 0.00075,
+  JPY: 0.0067,
+  AUD: 0.66,
+  NZD: 0.6,
 };
 
-export interface CompanyDef { code: string; id: number; name: string; countryCode: string; domain: string }
+export interface CompanyDef {
+  code: string;
+  id: number;
+  name: string;
+  countryCode: string;
+  domain: string;
+}
 export const COMPANIES: readonly CompanyDef[] = [
   { code: 'TRV1', id: 1001, name: 'Travel One Ltd', countryCode: 'GB', domain: 'travelone.example' },
-  { code: 'TRV2', id: 1002, name: 'Travel One Asia Pacific Pte Ltd', countryCode: 'SG', domain: 'travelone-apac.example' },
+  {
+    code: 'TRV2',
+    id: 1002,
+    name: 'Travel One Asia Pacific Pte Ltd',
+    countryCode: 'SG',
+    domain: 'travelone-apac.example',
+  },
   { code: 'GLB1', id: 2001, name: 'Globe Business Travel Inc', countryCode: 'US', domain: 'globebt.example' },
 ];
 
 export interface PccDef {
-  code: string; companyCode: string; airport: string; iata: string; gds: string; crs: string;
+  code: string;
+  companyCode: string;
+  airport: string;
+  iata: string;
+  gds: string;
+  crs: string;
 }
 export const PCCS: readonly PccDef[] = [
   { code: '1ABC', companyCode: 'TRV1', airport: 'LHR', iata: '91234567', gds: '1G', crs: 'Galileo' },
@@ -231,7 +352,12 @@ export const PCCS: readonly PccDef[] = [
   { code: '6STU', companyCode: 'GLB1', airport: 'SFO', iata: '05678912', gds: '1S', crs: 'Sabre' },
 ];
 
-export interface AccountDef { code: string; name: string; companyCode: string; weight: number }
+export interface AccountDef {
+  code: string;
+  name: string;
+  companyCode: string;
+  weight: number;
+}
 export const ACCOUNTS: readonly AccountDef[] = [
   { code: 'ACME', name: 'Acme Corporation', companyCode: 'TRV1', weight: 10 },
   { code: 'GLOBEX', name: 'Globex Corporation', companyCode: 'TRV1', weight: 8 },
@@ -250,29 +376,157 @@ export const ACCOUNTS: readonly AccountDef[] = [
 ];
 
 export const FIRST_NAMES_M: readonly string[] = [
-  'JAMES', 'JOHN', 'ROBERT', 'MICHAEL', 'DAVID', 'WILLIAM', 'THOMAS', 'DANIEL', 'MATTHEW', 'ANDREW',
-  'LUCAS', 'OLIVER', 'HENRY', 'ARJUN', 'WEI', 'KENJI', 'CARLOS', 'MARCO', 'LIAM', 'NOAH',
+  'JAMES',
+  'JOHN',
+  'ROBERT',
+  'MICHAEL',
+  'DAVID',
+  'WILLIAM',
+  'THOMAS',
+  'DANIEL',
+  'MATTHEW',
+  'ANDREW',
+  'LUCAS',
+  'OLIVER',
+  'HENRY',
+  'ARJUN',
+  'WEI',
+  'KENJI',
+  'CARLOS',
+  'MARCO',
+  'LIAM',
+  'NOAH',
 ];
 export const FIRST_NAMES_F: readonly string[] = [
-  'MARY', 'PATRICIA', 'JENNIFER', 'LINDA', 'ELIZABETH', 'SARAH', 'EMMA', 'OLIVIA', 'SOPHIA', 'CHLOE',
-  'PRIYA', 'MEI', 'YUKI', 'LAURA', 'GRACE', 'HANNAH', 'ISABELLA', 'AMELIA', 'NORA', 'CLARA',
+  'MARY',
+  'PATRICIA',
+  'JENNIFER',
+  'LINDA',
+  'ELIZABETH',
+  'SARAH',
+  'EMMA',
+  'OLIVIA',
+  'SOPHIA',
+  'CHLOE',
+  'PRIYA',
+  'MEI',
+  'YUKI',
+  'LAURA',
+  'GRACE',
+  'HANNAH',
+  'ISABELLA',
+  'AMELIA',
+  'NORA',
+  'CLARA',
 ];
 export const LAST_NAMES: readonly string[] = [
-  'SMITH', 'JONES', 'WILLIAMS', 'BROWN', 'TAYLOR', 'DAVIES', 'EVANS', 'WILSON', 'THOMAS', 'JOHNSON',
-  'ROBERTS', 'WALKER', 'WRIGHT', 'THOMPSON', 'WHITE', 'HUGHES', 'EDWARDS', 'GREEN', 'HALL', 'WOOD',
-  'HARRIS', 'LEWIS', 'MARTIN', 'JACKSON', 'CLARKE', 'CLARK', 'TURNER', 'HILL', 'SCOTT', 'COOPER',
-  'MORRIS', 'WARD', 'MOORE', 'KING', 'WATSON', 'BAKER', 'HARRISON', 'MORGAN', 'PATEL', 'YOUNG',
-  'TAN', 'LIM', 'NG', 'WONG', 'CHEN', 'SATO', 'SUZUKI', 'KIM', 'PARK', 'GARCIA',
-  'MARTINEZ', 'ROSSI', 'MUELLER', 'SCHMIDT', 'DUBOIS', 'NIELSEN', 'KOWALSKI', 'OBRIEN', 'MURPHY', 'SHARMA',
+  'SMITH',
+  'JONES',
+  'WILLIAMS',
+  'BROWN',
+  'TAYLOR',
+  'DAVIES',
+  'EVANS',
+  'WILSON',
+  'THOMAS',
+  'JOHNSON',
+  'ROBERTS',
+  'WALKER',
+  'WRIGHT',
+  'THOMPSON',
+  'WHITE',
+  'HUGHES',
+  'EDWARDS',
+  'GREEN',
+  'HALL',
+  'WOOD',
+  'HARRIS',
+  'LEWIS',
+  'MARTIN',
+  'JACKSON',
+  'CLARKE',
+  'CLARK',
+  'TURNER',
+  'HILL',
+  'SCOTT',
+  'COOPER',
+  'MORRIS',
+  'WARD',
+  'MOORE',
+  'KING',
+  'WATSON',
+  'BAKER',
+  'HARRISON',
+  'MORGAN',
+  'PATEL',
+  'YOUNG',
+  'TAN',
+  'LIM',
+  'NG',
+  'WONG',
+  'CHEN',
+  'SATO',
+  'SUZUKI',
+  'KIM',
+  'PARK',
+  'GARCIA',
+  'MARTINEZ',
+  'ROSSI',
+  'MUELLER',
+  'SCHMIDT',
+  'DUBOIS',
+  'NIELSEN',
+  'KOWALSKI',
+  'OBRIEN',
+  'MURPHY',
+  'SHARMA',
 ];
 
-export const CONSULTANT_TEAMS: readonly string[] = ['Corporate A', 'Corporate B', 'VIP Desk', 'Groups', 'Online Support'];
+export const CONSULTANT_TEAMS: readonly string[] = [
+  'Corporate A',
+  'Corporate B',
+  'VIP Desk',
+  'Groups',
+  'Online Support',
+];
 
-export const CUSTOM_FIELD_NAMES: readonly string[] = ['CostCentre', 'ProjectCode', 'EmployeeID', 'Department', 'TripReason', 'ApproverEmail'];
-export const DEPARTMENTS: readonly string[] = ['SALES', 'ENGINEERING', 'FINANCE', 'LEGAL', 'MARKETING', 'OPERATIONS', 'HR'];
-export const TRIP_REASONS: readonly string[] = ['CLIENT MEETING', 'CONFERENCE', 'INTERNAL MEETING', 'TRAINING', 'PROJECT WORK', 'SALES VISIT'];
+export const CUSTOM_FIELD_NAMES: readonly string[] = [
+  'CostCentre',
+  'ProjectCode',
+  'EmployeeID',
+  'Department',
+  'TripReason',
+  'ApproverEmail',
+];
+export const DEPARTMENTS: readonly string[] = [
+  'SALES',
+  'ENGINEERING',
+  'FINANCE',
+  'LEGAL',
+  'MARKETING',
+  'OPERATIONS',
+  'HR',
+];
+export const TRIP_REASONS: readonly string[] = [
+  'CLIENT MEETING',
+  'CONFERENCE',
+  'INTERNAL MEETING',
+  'TRAINING',
+  'PROJECT WORK',
+  'SALES VISIT',
+];
 
 export const STREETS: readonly string[] = [
-  'Orchard Road', 'High Street', 'Main Street', 'Market Street', 'Park Avenue', 'Station Road',
-  'Harbour Drive', 'King Street', 'Queen Street', 'Riverside Walk', 'Airport Boulevard', 'Central Plaza',
+  'Orchard Road',
+  'High Street',
+  'Main Street',
+  'Market Street',
+  'Park Avenue',
+  'Station Road',
+  'Harbour Drive',
+  'King Street',
+  'Queen Street',
+  'Riverside Walk',
+  'Airport Boulevard',
+  'Central Plaza',
 ];

@@ -45,21 +45,48 @@
  *   segment; TravellerCount counts the account's passengers on that flight that day.
  */
 import {
-  DEFAULT_LOAD_OPTIONS, LOAD_OPTIONS, bookingDetail, bookingScalars, passengersList, pnrSegmentsReport,
+  bookingDetail,
+  bookingScalars,
+  DEFAULT_LOAD_OPTIONS,
   type JsonRecord,
+  LOAD_OPTIONS,
+  passengersList,
+  pnrSegmentsReport,
 } from './booking-detail.js';
 import {
-  ACTIVE_STATUSES, PROBLEM_STATUS_SET,
-  type AirSegment, type AppUser, type Booking, type Coupon, type Dataset, type HotelSegment, type Segment, type Traveller,
+  ACTIVE_STATUSES,
+  type AirSegment,
+  type AppUser,
+  type Booking,
+  type Coupon,
+  type Dataset,
+  type HotelSegment,
+  PROBLEM_STATUS_SET,
+  type Segment,
+  type Traveller,
 } from './data.js';
 import { localDay } from './days.js';
 import {
-  airSegmentByDate, appUserActivity, bookingByAirlineWithClass, bookingWithActiveSegments, carSegmentRecord,
-  checkFailedSubmission, hotelSegmentRecord, partnerForwardingLog, passengerAirSegment, passengerArrival,
-  passengerLocationRouting, problematicSegment, qcComment, qlogForwardItem, segmentDay, ticketCouponIssued,
-  ticketCouponStatusRecord, ticketIssued,
+  airSegmentByDate,
+  appUserActivity,
+  bookingByAirlineWithClass,
+  bookingWithActiveSegments,
+  carSegmentRecord,
+  checkFailedSubmission,
+  hotelSegmentRecord,
+  partnerForwardingLog,
+  passengerAirSegment,
+  passengerArrival,
+  passengerLocationRouting,
+  problematicSegment,
+  qcComment,
+  qlogForwardItem,
+  segmentDay,
+  ticketCouponIssued,
+  ticketCouponStatusRecord,
+  ticketIssued,
 } from './records.js';
-import { SandboxError, parseParams, type ParamDefs, type ParsedParams } from './validate.js';
+import { type ParamDefs, type ParsedParams, parseParams, SandboxError } from './validate.js';
 
 export interface ReportContext {
   ds: Dataset;
@@ -140,10 +167,14 @@ const derivedCache = new WeakMap<Dataset, Derived>();
 function isActive(ds: Dataset, seg: Segment): boolean {
   if (!ACTIVE_STATUSES.has(seg.status)) return false;
   switch (seg.kind) {
-    case 'air': return seg.arrUtc >= ds.nowMs;
-    case 'car': return seg.dropDay >= ds.today;
-    case 'hotel': return seg.depDay >= ds.today;
-    case 'passive': return seg.endDay >= ds.today;
+    case 'air':
+      return seg.arrUtc >= ds.nowMs;
+    case 'car':
+      return seg.dropDay >= ds.today;
+    case 'hotel':
+      return seg.depDay >= ds.today;
+    case 'passive':
+      return seg.endDay >= ds.today;
   }
 }
 
@@ -154,8 +185,12 @@ function flightKey(seg: AirSegment): string {
 function derived(ds: Dataset): Derived {
   let out = derivedCache.get(ds);
   if (out) return out;
-  const problematic: Segment[] = [...ds.airSegments, ...ds.carSegments, ...ds.hotelSegments].filter((x) => PROBLEM_STATUS_SET.has(x.status));
-  problematic.sort((x, y) => segmentDay(x) - segmentDay(y) || x.booking.serviceRef - y.booking.serviceRef || x.nbr - y.nbr);
+  const problematic: Segment[] = [...ds.airSegments, ...ds.carSegments, ...ds.hotelSegments].filter((x) =>
+    PROBLEM_STATUS_SET.has(x.status),
+  );
+  problematic.sort(
+    (x, y) => segmentDay(x) - segmentDay(y) || x.booking.serviceRef - y.booking.serviceRef || x.nbr - y.nbr,
+  );
   const flightCounts = new Map<string, number>();
   for (const seg of ds.airSegments) {
     if (seg.status === 'HX') continue;
@@ -222,7 +257,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Booking>({
     transaction: 'BookingDetails',
     paths: ['/BookingDetails'],
-    verbs: 'GET', accept: true, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: true,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: {
       ServiceRef: INT,
       LoadOptions: { kind: 'enumList', values: LOAD_OPTIONS, hint: `any of ${LOAD_OPTIONS.join(', ')}` },
@@ -237,12 +277,14 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const ref = d(p, 'ServiceRef');
       const created = d(p, 'PNRCreationDate');
       const vls = l(p, 'VendorLocators')?.map((x) => x.toUpperCase());
-      return ctx.ds.bookings.filter((bk) =>
-        scoped(ctx, bk) &&
-        (ref === undefined || bk.serviceRef === ref) &&
-        eqi(s(p, 'RecordLocator'), bk.recordLocator) &&
-        (created === undefined || bk.createdDay === created) &&
-        (!vls || bk.vendorLocators.some((v) => vls.includes(v.locator))));
+      return ctx.ds.bookings.filter(
+        (bk) =>
+          scoped(ctx, bk) &&
+          (ref === undefined || bk.serviceRef === ref) &&
+          eqi(s(p, 'RecordLocator'), bk.recordLocator) &&
+          (created === undefined || bk.createdDay === created) &&
+          (!vls || bk.vendorLocators.some((v) => vls.includes(v.locator))),
+      );
     },
     render: (bk, ctx) => bookingDetail(ctx.ds, bk, l(ctx.p, 'LoadOptions') ?? DEFAULT_LOAD_OPTIONS),
   }),
@@ -250,18 +292,25 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Booking>({
     transaction: 'FindBookings',
     paths: ['/FindBookings'],
-    verbs: 'GET', accept: false, company: true, paging: false, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: false,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { RecordLocator: STR, PassengerLastName: STR, Account: LIST, DateStart: DATE, DateEnd: DATE },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const last = s(p, 'PassengerLastName')?.toUpperCase();
-      return ctx.ds.bookings.filter((bk) =>
-        scoped(ctx, bk) &&
-        eqi(s(p, 'RecordLocator'), bk.recordLocator) &&
-        (last === undefined || bk.passengers.some((x) => x.lastName.startsWith(last))) &&
-        inList(l(p, 'Account'), bk.account.code) &&
-        within(bk.createdDay, d(p, 'DateStart'), d(p, 'DateEnd')));
+      return ctx.ds.bookings.filter(
+        (bk) =>
+          scoped(ctx, bk) &&
+          eqi(s(p, 'RecordLocator'), bk.recordLocator) &&
+          (last === undefined || bk.passengers.some((x) => x.lastName.startsWith(last))) &&
+          inList(l(p, 'Account'), bk.account.code) &&
+          within(bk.createdDay, d(p, 'DateStart'), d(p, 'DateEnd')),
+      );
     },
     render: (bk) => ({ ...bookingScalars(bk), Passengers: passengersList(bk) }),
   }),
@@ -269,7 +318,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'CarSegmentsByDate',
     paths: ['/CarSegmentsByDate'],
-    verbs: 'GET', accept: true, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: true,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: {
       SegmentType: STR,
       DateStart: { ...DATE, required: true },
@@ -283,10 +337,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const from = d(p, 'DateStart');
       const to = d(p, 'DateEnd');
       const type = s(p, 'SegmentType');
-      return ctx.ds.carSegments.filter((c) =>
-        scoped(ctx, c.booking) &&
-        within(byCreation ? c.booking.createdDay : c.pickDay, from, to) &&
-        eqi(type, c.passive ? 'Passive' : 'Active'));
+      return ctx.ds.carSegments.filter(
+        (c) =>
+          scoped(ctx, c.booking) &&
+          within(byCreation ? c.booking.createdDay : c.pickDay, from, to) &&
+          eqi(type, c.passive ? 'Passive' : 'Active'),
+      );
     },
     render: (c) => carSegmentRecord(c),
   }),
@@ -294,7 +350,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<AirSegment>({
     transaction: 'AirSegmentsByDate',
     paths: ['/AirSegmentsByDate', '/AirSegmentsByDate/user'],
-    verbs: 'GET', accept: true, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: true,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: {
       DateStart: { ...DATE, required: true },
       DateEnd: { ...DATE, required: true },
@@ -306,7 +367,9 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const byCreation = s(p, 'DateSearchType') === 'C';
       const from = d(p, 'DateStart');
       const to = d(p, 'DateEnd');
-      return ctx.ds.airSegments.filter((a) => scoped(ctx, a.booking) && within(byCreation ? a.booking.createdDay : a.depDay, from, to));
+      return ctx.ds.airSegments.filter(
+        (a) => scoped(ctx, a.booking) && within(byCreation ? a.booking.createdDay : a.depDay, from, to),
+      );
     },
     render: (a) => airSegmentByDate(a),
   }),
@@ -314,13 +377,26 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Booking>({
     transaction: 'PNRSegments',
     paths: ['/PNRSegments'],
-    verbs: 'GET', accept: true, company: false, paging: true, envelope: 'collection',
+    verbs: 'GET',
+    accept: true,
+    company: false,
+    paging: true,
+    envelope: 'collection',
     params: {
       RecordLocator: { kind: 'string', required: true, hint: 'the six-character booking reference' },
       PNRCreationDate: DATE,
       SegmentType: {
-        kind: 'enumList', values: ['Air', 'Car', 'Hotel', 'Passive'],
-        aliases: { AIR: 'Air', CAR: 'Car', HTL: 'Hotel', HHL: 'Hotel', HOTEL: 'Hotel', PAS: 'Passive', PASSIVE: 'Passive' },
+        kind: 'enumList',
+        values: ['Air', 'Car', 'Hotel', 'Passive'],
+        aliases: {
+          AIR: 'Air',
+          CAR: 'Car',
+          HTL: 'Hotel',
+          HHL: 'Hotel',
+          HOTEL: 'Hotel',
+          PAS: 'Passive',
+          PASSIVE: 'Passive',
+        },
       },
       PassiveSegmentType: LIST,
     },
@@ -329,14 +405,18 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const { p } = ctx;
       const created = d(p, 'PNRCreationDate');
       const rl = s(p, 'RecordLocator')!;
-      return ctx.ds.bookings.filter((bk) => eqi(rl, bk.recordLocator) && (created === undefined || bk.createdDay === created));
+      return ctx.ds.bookings.filter(
+        (bk) => eqi(rl, bk.recordLocator) && (created === undefined || bk.createdDay === created),
+      );
     },
     render: (bk, ctx) => {
       const types = l(ctx.p, 'SegmentType');
       const passive = l(ctx.p, 'PassiveSegmentType');
       return pnrSegmentsReport(
         bk,
-        types ? new Set(types.map((t) => ({ Air: 'air', Car: 'car', Hotel: 'hotel', Passive: 'passive' })[t] ?? t)) : null,
+        types
+          ? new Set(types.map((t) => ({ Air: 'air', Car: 'car', Hotel: 'hotel', Passive: 'passive' })[t] ?? t))
+          : null,
         passive ? new Set(passive.map((x) => x.toUpperCase())) : null,
       );
     },
@@ -345,15 +425,28 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Coupon>({
     transaction: 'TicketCouponsByStatusCode',
     paths: ['/TicketCouponsByStatusCode'],
-    verbs: 'GET', accept: true, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: true,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: {
       DateStart: { ...DATE, required: true },
       DateEnd: { ...DATE, required: true },
       CouponCodeGroup: {
-        kind: 'enumList', required: true, values: ['ALL', 'ALL OPEN', ...COUPON_STATUSES],
-        aliases: { ALLOPEN: 'ALL OPEN', ALL_OPEN: 'ALL OPEN' }, hint: 'ALL, ALL OPEN or a coupon status',
+        kind: 'enumList',
+        required: true,
+        values: ['ALL', 'ALL OPEN', ...COUPON_STATUSES],
+        aliases: { ALLOPEN: 'ALL OPEN', ALL_OPEN: 'ALL OPEN' },
+        hint: 'ALL, ALL OPEN or a coupon status',
       },
-      DateTracker: { kind: 'enum', required: true, values: ['I', 'T', 'E'], hint: 'I issue date, T travel date, E expiry date' },
+      DateTracker: {
+        kind: 'enum',
+        required: true,
+        values: ['I', 'T', 'E'],
+        hint: 'I issue date, T travel date, E expiry date',
+      },
       TravAgntID: INT,
       Account: LIST,
       OwningAgencyLocationID: LIST,
@@ -375,7 +468,9 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
     select: (ctx) => {
       const { ds, p } = ctx;
       const groups = l(p, 'CouponCodeGroup')!;
-      const statuses = new Set<string>(groups.flatMap((g) => (g === 'ALL' ? [...COUPON_STATUSES] : g === 'ALL OPEN' ? ['OPEN'] : [g])));
+      const statuses = new Set<string>(
+        groups.flatMap((g) => (g === 'ALL' ? [...COUPON_STATUSES] : g === 'ALL OPEN' ? ['OPEN'] : [g])),
+      );
       const tracker = s(p, 'DateTracker')!;
       const from = d(p, 'DateStart');
       const to = d(p, 'DateEnd');
@@ -399,14 +494,20 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
         if (surname !== undefined && !(partial ? pax.lastName.startsWith(surname) : pax.lastName === surname)) continue;
         if (excluded && (excluded.includes(t.plating.numeric) || excluded.includes(t.plating.code))) continue;
         if (guid !== undefined && pax.guid.toLowerCase() !== guid) continue;
-        if ((ref !== undefined || crm !== undefined) && !pax.crm.some((c) => (ref === undefined || c.reference === ref) && (crm === undefined || c.crm === crm))) continue;
+        if (
+          (ref !== undefined || crm !== undefined) &&
+          !pax.crm.some((c) => (ref === undefined || c.reference === ref) && (crm === undefined || c.crm === crm))
+        )
+          continue;
         if (tracker === 'I' && !within(t.issueDay, from, to)) continue;
         if (tracker === 'E' && !within(t.issueDay + 365, from, to)) continue;
-        const matches = t.coupons.filter((c) =>
-          statuses.has(c.status) &&
-          inList(l(p, 'CarrierCode'), c.segment.carrier.code) &&
-          (tracker !== 'T' || within(c.segment.depDay, from, to)) &&
-          (!noActive || !isActive(ds, c.segment)));
+        const matches = t.coupons.filter(
+          (c) =>
+            statuses.has(c.status) &&
+            inList(l(p, 'CarrierCode'), c.segment.carrier.code) &&
+            (tracker !== 'T' || within(c.segment.depDay, from, to)) &&
+            (!noActive || !isActive(ds, c.segment)),
+        );
         if (matches.length === 0) continue;
         for (const c of matchingOnly ? matches : t.coupons) out.push(c);
       }
@@ -419,17 +520,24 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
     transaction: 'TicketsIssuedByNumber',
     paths: ['/TicketsIssuedByNumber'],
     aliases: ['GetTicketsIssuedByNumber'],
-    verbs: 'GET', accept: false, company: true, paging: false, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: false,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { TicketNumber: LIST, DateStart: DATE, DateEnd: DATE, Account: LIST },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const numbers = l(p, 'TicketNumber')?.map((n) => n.replace(/[\s-]/g, ''));
-      return ctx.ds.tickets.filter((t) =>
-        scoped(ctx, t.booking) &&
-        (!numbers || numbers.includes(t.number)) &&
-        inList(l(p, 'Account'), t.booking.account.code) &&
-        within(t.issueDay, d(p, 'DateStart'), d(p, 'DateEnd')));
+      return ctx.ds.tickets.filter(
+        (t) =>
+          scoped(ctx, t.booking) &&
+          (!numbers || numbers.includes(t.number)) &&
+          inList(l(p, 'Account'), t.booking.account.code) &&
+          within(t.issueDay, d(p, 'DateStart'), d(p, 'DateEnd')),
+      );
     },
     render: (t) => ticketIssued(t),
   }),
@@ -437,15 +545,22 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'CheckFailedSubmissions',
     paths: ['/CheckFailedSubmissions'],
-    verbs: 'ALL', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'ALL',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { LogDateStart: DATE, LogDateEnd: DATE, OwningAgencyLocationID: LIST },
     ranges: [['LogDateStart', 'LogDateEnd']],
     select: (ctx) => {
       const { p } = ctx;
-      return ctx.ds.failedSubmissions.filter((f) =>
-        scoped(ctx, f.booking) &&
-        inList(l(p, 'OwningAgencyLocationID'), f.booking.pcc.code) &&
-        within(localDay(f.logMs, f.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')));
+      return ctx.ds.failedSubmissions.filter(
+        (f) =>
+          scoped(ctx, f.booking) &&
+          inList(l(p, 'OwningAgencyLocationID'), f.booking.pcc.code) &&
+          within(localDay(f.logMs, f.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')),
+      );
     },
     render: (f) => checkFailedSubmission(f),
   }),
@@ -453,17 +568,23 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'QLogForward',
     paths: ['/QLogForward'],
-    verbs: 'ALL', accept: false, company: false, paging: true, envelope: 'item',
+    verbs: 'ALL',
+    accept: false,
+    company: false,
+    paging: true,
+    envelope: 'item',
     params: { CompanyID: INT, QueueEntryID: INT, LogDateStart: DATE, LogDateEnd: DATE },
     ranges: [['LogDateStart', 'LogDateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const company = d(p, 'CompanyID');
       const entry = d(p, 'QueueEntryID');
-      return ctx.ds.qlogForwards.filter((q) =>
-        (company === undefined || q.booking.company.id === company) &&
-        (entry === undefined || q.queueEntryId === entry) &&
-        within(localDay(q.logMs, q.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')));
+      return ctx.ds.qlogForwards.filter(
+        (q) =>
+          (company === undefined || q.booking.company.id === company) &&
+          (entry === undefined || q.queueEntryId === entry) &&
+          within(localDay(q.logMs, q.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')),
+      );
     },
     render: (q) => qlogForwardItem(q),
   }),
@@ -471,25 +592,45 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'QcCommentsForConsultant',
     paths: ['/QcCommentsForConsultant'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: {
-      Consultant: STR, AgentInitials: STR, DateStart: DATE, DateEnd: DATE, OwningAgencyLocationID: LIST,
-      Team: STR, DateByComments: BOOL, GroupByAgentInitials: BOOL,
+      Consultant: STR,
+      AgentInitials: STR,
+      DateStart: DATE,
+      DateEnd: DATE,
+      OwningAgencyLocationID: LIST,
+      Team: STR,
+      DateByComments: BOOL,
+      GroupByAgentInitials: BOOL,
     },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const byComment = b(p, 'DateByComments') === true;
-      const rows = ctx.ds.qcComments.filter((q) =>
-        scoped(ctx, q.booking) &&
-        eqi(s(p, 'Consultant'), q.consultant.name) &&
-        eqi(s(p, 'AgentInitials'), q.consultant.initials) &&
-        eqi(s(p, 'Team'), q.consultant.team) &&
-        inList(l(p, 'OwningAgencyLocationID'), q.booking.pcc.code) &&
-        within(byComment ? localDay(q.commentMs, q.booking.pcc.offset) : q.booking.createdDay, d(p, 'DateStart'), d(p, 'DateEnd')));
-      if (!byComment) rows.sort((x, y) => x.booking.createdMs - y.booking.createdMs || x.commentMs - y.commentMs || x.id - y.id);
+      const rows = ctx.ds.qcComments.filter(
+        (q) =>
+          scoped(ctx, q.booking) &&
+          eqi(s(p, 'Consultant'), q.consultant.name) &&
+          eqi(s(p, 'AgentInitials'), q.consultant.initials) &&
+          eqi(s(p, 'Team'), q.consultant.team) &&
+          inList(l(p, 'OwningAgencyLocationID'), q.booking.pcc.code) &&
+          within(
+            byComment ? localDay(q.commentMs, q.booking.pcc.offset) : q.booking.createdDay,
+            d(p, 'DateStart'),
+            d(p, 'DateEnd'),
+          ),
+      );
+      if (!byComment)
+        rows.sort((x, y) => x.booking.createdMs - y.booking.createdMs || x.commentMs - y.commentMs || x.id - y.id);
       if (b(p, 'GroupByAgentInitials') === true) {
-        rows.sort((x, y) => (x.consultant.initials < y.consultant.initials ? -1 : x.consultant.initials > y.consultant.initials ? 1 : 0));
+        rows.sort((x, y) =>
+          x.consultant.initials < y.consultant.initials ? -1 : x.consultant.initials > y.consultant.initials ? 1 : 0,
+        );
       }
       return rows;
     },
@@ -499,11 +640,25 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Booking>({
     transaction: 'DistributorBookingsByAirlineClass',
     paths: ['/DistributorBookingsByAirlineClass'],
-    verbs: 'GET', accept: false, company: false, paging: true, envelope: 'item',
+    verbs: 'GET',
+    accept: false,
+    company: false,
+    paging: true,
+    envelope: 'item',
     params: {
-      DistributorID: INT, IssueDateStart: DATE, IssueDateEnd: DATE, PlatingCarrier: STR, BookingClassName: STR,
-      BoardPointCountryCode: STR, IncludeItinerary: BOOL,
-      ItineraryFormatting: { kind: 'enum', values: ['0', '1', '2'], aliases: { None: '0', Html: '1', Charting: '2' }, hint: '0 None, 1 Html, 2 Charting' },
+      DistributorID: INT,
+      IssueDateStart: DATE,
+      IssueDateEnd: DATE,
+      PlatingCarrier: STR,
+      BookingClassName: STR,
+      BoardPointCountryCode: STR,
+      IncludeItinerary: BOOL,
+      ItineraryFormatting: {
+        kind: 'enum',
+        values: ['0', '1', '2'],
+        aliases: { None: '0', Html: '1', Charting: '2' },
+        hint: '0 None, 1 Html, 2 Charting',
+      },
     },
     ranges: [['IssueDateStart', 'IssueDateEnd']],
     select: (ctx) => {
@@ -512,26 +667,50 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const from = d(p, 'IssueDateStart');
       const to = d(p, 'IssueDateEnd');
       const plating = s(p, 'PlatingCarrier');
-      return ctx.ds.bookings.filter((bk) =>
-        bk.air.length > 0 &&
-        (distributor === undefined || bk.company.id === distributor) &&
-        (from === undefined && to === undefined ? true : bk.tickets.some((t) => within(t.issueDay, from, to))) &&
-        (plating === undefined || bk.tickets.some((t) => eqi(plating, t.plating.code))) &&
-        (s(p, 'BookingClassName') === undefined || bk.air.some((a) => eqi(s(p, 'BookingClassName'), a.cabin))) &&
-        eqi(s(p, 'BoardPointCountryCode'), bk.air[0].from.countryCode));
+      return ctx.ds.bookings.filter(
+        (bk) =>
+          bk.air.length > 0 &&
+          (distributor === undefined || bk.company.id === distributor) &&
+          (from === undefined && to === undefined ? true : bk.tickets.some((t) => within(t.issueDay, from, to))) &&
+          (plating === undefined || bk.tickets.some((t) => eqi(plating, t.plating.code))) &&
+          (s(p, 'BookingClassName') === undefined || bk.air.some((a) => eqi(s(p, 'BookingClassName'), a.cabin))) &&
+          eqi(s(p, 'BoardPointCountryCode'), bk.air[0].from.countryCode),
+      );
     },
-    render: (bk, ctx) => bookingByAirlineWithClass(bk, b(ctx.p, 'IncludeItinerary') === true, Number(s(ctx.p, 'ItineraryFormatting') ?? '0')),
+    render: (bk, ctx) =>
+      bookingByAirlineWithClass(
+        bk,
+        b(ctx.p, 'IncludeItinerary') === true,
+        Number(s(ctx.p, 'ItineraryFormatting') ?? '0'),
+      ),
   }),
 
   def<HotelSegment>({
     transaction: 'HotelSegments',
     paths: ['/HotelSegments'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: {
-      DateStart: DATE, DateEnd: DATE, Account: LIST, CityCode: LIST, WithNotepad: FLAG, OwningAgencyLocationID: LIST,
+      DateStart: DATE,
+      DateEnd: DATE,
+      Account: LIST,
+      CityCode: LIST,
+      WithNotepad: FLAG,
+      OwningAgencyLocationID: LIST,
       OwningAgencyCountryCode: LIST,
-      DateSearchType: { kind: 'enum', values: ['A', 'C', 'S'], hint: 'A arrival dates, C booking creation dates, S segment creation dates' },
-      IncludeCancelled: FLAG, IsGDS: FLAG, IsPassive: FLAG, CustomField: LIST,
+      DateSearchType: {
+        kind: 'enum',
+        values: ['A', 'C', 'S'],
+        hint: 'A arrival dates, C booking creation dates, S segment creation dates',
+      },
+      IncludeCancelled: FLAG,
+      IsGDS: FLAG,
+      IsPassive: FLAG,
+      CustomField: LIST,
     },
     ranges: [['DateStart', 'DateEnd']],
     select: hotelRows,
@@ -541,13 +720,22 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'PassengerArrivals',
     paths: ['/PassengerArrivals'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: { Account: LIST, ArrivalDateStart: DATE, ArrivalDateEnd: DATE },
     ranges: [['ArrivalDateStart', 'ArrivalDateEnd']],
     select: (ctx) => {
       const { p } = ctx;
-      return derived(ctx.ds).arrivals.filter((a) =>
-        scoped(ctx, a.b) && inList(l(p, 'Account'), a.b.account.code) && within(a.arrDay, d(p, 'ArrivalDateStart'), d(p, 'ArrivalDateEnd')));
+      return derived(ctx.ds).arrivals.filter(
+        (a) =>
+          scoped(ctx, a.b) &&
+          inList(l(p, 'Account'), a.b.account.code) &&
+          within(a.arrDay, d(p, 'ArrivalDateStart'), d(p, 'ArrivalDateEnd')),
+      );
     },
     render: (a) => passengerArrival(a.b, a.pax, a.arrDay, a.daysAway),
   }),
@@ -555,18 +743,25 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'PartnerForwardingLogs',
     paths: ['/PartnerForwardingLogs'],
-    verbs: 'ALL', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'ALL',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { LogDateStart: DATE, LogDateEnd: DATE, RecordLocator: STR, IsSuccess: BOOL, OwningAgencyLocationID: LIST },
     ranges: [['LogDateStart', 'LogDateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const ok = b(p, 'IsSuccess');
-      return ctx.ds.partnerLogs.filter((x) =>
-        scoped(ctx, x.booking) &&
-        eqi(s(p, 'RecordLocator'), x.booking.recordLocator) &&
-        (ok === undefined || x.success === ok) &&
-        inList(l(p, 'OwningAgencyLocationID'), x.booking.pcc.code) &&
-        within(localDay(x.logMs, x.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')));
+      return ctx.ds.partnerLogs.filter(
+        (x) =>
+          scoped(ctx, x.booking) &&
+          eqi(s(p, 'RecordLocator'), x.booking.recordLocator) &&
+          (ok === undefined || x.success === ok) &&
+          inList(l(p, 'OwningAgencyLocationID'), x.booking.pcc.code) &&
+          within(localDay(x.logMs, x.booking.pcc.offset), d(p, 'LogDateStart'), d(p, 'LogDateEnd')),
+      );
     },
     render: (x) => partnerForwardingLog(x),
   }),
@@ -574,32 +769,51 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<AirSegment>({
     transaction: 'PassengerLocationsByRouting',
     paths: ['/PassengerLocationsByRouting'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: {
-      Account: LIST, DateStart: DATE, DateEnd: DATE,
-      FromAirportCode: LIST, FromCityCode: LIST, FromCountryCode: LIST, FromSubregionCode: LIST, FromRegionCode: LIST,
-      ToAirportCode: LIST, ToCityCode: LIST, ToCountryCode: LIST, ToSubregionCode: LIST, ToRegionCode: LIST,
-      OwningConsultantID: LIST, CustomField: LIST, RequestConsultantID: STR,
+      Account: LIST,
+      DateStart: DATE,
+      DateEnd: DATE,
+      FromAirportCode: LIST,
+      FromCityCode: LIST,
+      FromCountryCode: LIST,
+      FromSubregionCode: LIST,
+      FromRegionCode: LIST,
+      ToAirportCode: LIST,
+      ToCityCode: LIST,
+      ToCountryCode: LIST,
+      ToSubregionCode: LIST,
+      ToRegionCode: LIST,
+      OwningConsultantID: LIST,
+      CustomField: LIST,
+      RequestConsultantID: STR,
     },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
       const { p } = ctx;
-      return ctx.ds.airSegments.filter((a) =>
-        a.status !== 'HX' &&
-        scoped(ctx, a.booking) &&
-        inList(l(p, 'Account'), a.booking.account.code) &&
-        inList(l(p, 'OwningConsultantID'), a.booking.consultant.id) &&
-        within(a.depDay, d(p, 'DateStart'), d(p, 'DateEnd')) &&
-        inList(l(p, 'FromAirportCode'), a.from.code) &&
-        inList(l(p, 'FromCityCode'), a.from.cityCode) &&
-        inList(l(p, 'FromCountryCode'), a.from.countryCode) &&
-        inList(l(p, 'FromSubregionCode'), a.from.subregion) &&
-        inList(l(p, 'FromRegionCode'), a.from.region) &&
-        inList(l(p, 'ToAirportCode'), a.to.code) &&
-        inList(l(p, 'ToCityCode'), a.to.cityCode) &&
-        inList(l(p, 'ToCountryCode'), a.to.countryCode) &&
-        inList(l(p, 'ToSubregionCode'), a.to.subregion) &&
-        inList(l(p, 'ToRegionCode'), a.to.region));
+      return ctx.ds.airSegments.filter(
+        (a) =>
+          a.status !== 'HX' &&
+          scoped(ctx, a.booking) &&
+          inList(l(p, 'Account'), a.booking.account.code) &&
+          inList(l(p, 'OwningConsultantID'), a.booking.consultant.id) &&
+          within(a.depDay, d(p, 'DateStart'), d(p, 'DateEnd')) &&
+          inList(l(p, 'FromAirportCode'), a.from.code) &&
+          inList(l(p, 'FromCityCode'), a.from.cityCode) &&
+          inList(l(p, 'FromCountryCode'), a.from.countryCode) &&
+          inList(l(p, 'FromSubregionCode'), a.from.subregion) &&
+          inList(l(p, 'FromRegionCode'), a.from.region) &&
+          inList(l(p, 'ToAirportCode'), a.to.code) &&
+          inList(l(p, 'ToCityCode'), a.to.cityCode) &&
+          inList(l(p, 'ToCountryCode'), a.to.countryCode) &&
+          inList(l(p, 'ToSubregionCode'), a.to.subregion) &&
+          inList(l(p, 'ToRegionCode'), a.to.region),
+      );
     },
     render: (a, ctx) => passengerLocationRouting(a, l(ctx.p, 'CustomField') ?? null),
   }),
@@ -607,15 +821,22 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Segment>({
     transaction: 'ProblematicSegments',
     paths: ['/ProblematicSegments'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { DepartureDateStart: DATE, DepartureDateEnd: DATE, OwningAgencyLocationID: LIST },
     ranges: [['DepartureDateStart', 'DepartureDateEnd']],
     select: (ctx) => {
       const { p } = ctx;
-      return derived(ctx.ds).problematic.filter((x) =>
-        scoped(ctx, x.booking) &&
-        inList(l(p, 'OwningAgencyLocationID'), x.booking.pcc.code) &&
-        within(segmentDay(x), d(p, 'DepartureDateStart'), d(p, 'DepartureDateEnd')));
+      return derived(ctx.ds).problematic.filter(
+        (x) =>
+          scoped(ctx, x.booking) &&
+          inList(l(p, 'OwningAgencyLocationID'), x.booking.pcc.code) &&
+          within(segmentDay(x), d(p, 'DepartureDateStart'), d(p, 'DepartureDateEnd')),
+      );
     },
     render: (x) => problematicSegment(x),
   }),
@@ -623,17 +844,24 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'BookingsWithActiveSegments',
     paths: ['/BookingsWithActiveSegments'],
-    verbs: 'ALL', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'ALL',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: { TravelDateStart: DATE, TravelDateEnd: DATE, AllFutureDate: BOOL, Account: LIST },
     ranges: [['TravelDateStart', 'TravelDateEnd']],
     select: (ctx) => {
       const { p, ds } = ctx;
       const future = b(p, 'AllFutureDate') === true;
-      return derived(ds).active.filter((x) =>
-        scoped(ctx, x.b) &&
-        inList(l(p, 'Account'), x.b.account.code) &&
-        within(x.travelDay, d(p, 'TravelDateStart'), d(p, 'TravelDateEnd')) &&
-        (!future || x.travelDay >= ds.today));
+      return derived(ds).active.filter(
+        (x) =>
+          scoped(ctx, x.b) &&
+          inList(l(p, 'Account'), x.b.account.code) &&
+          within(x.travelDay, d(p, 'TravelDateStart'), d(p, 'TravelDateEnd')) &&
+          (!future || x.travelDay >= ds.today),
+      );
     },
     render: (x) => bookingWithActiveSegments(x.b, x.travelDay),
   }),
@@ -641,7 +869,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<{ seg: AirSegment; pax: Traveller; count: number }>({
     transaction: 'PassengerAirSegmentsWithMaxTravellerFlag',
     paths: ['/PassengerAirSegmentsWithMaxTravellerFlag'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { Account: LIST, DepartureDateStart: DATE, DepartureDateEnd: DATE, MaxTravellerIsExceededFlag: FLAG },
     ranges: [['DepartureDateStart', 'DepartureDateEnd']],
     select: (ctx) => {
@@ -666,11 +899,22 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<Coupon>({
     transaction: 'TicketCouponsIssued',
     paths: ['/TicketCouponsIssued'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: {
-      Account: LIST, OwningAgencyLocationID: LIST, IssueDateStart: DATE, IssueDateEnd: DATE, TravelAgentID: LIST,
+      Account: LIST,
+      OwningAgencyLocationID: LIST,
+      IssueDateStart: DATE,
+      IssueDateEnd: DATE,
+      TravelAgentID: LIST,
       FlightCouponStatus: {
-        kind: 'enum', values: COUPON_STATUSES, aliases: { O: 'OPEN', U: 'USED', E: 'EXCH', V: 'CVID', R: 'MFRD' },
+        kind: 'enum',
+        values: COUPON_STATUSES,
+        aliases: { O: 'OPEN', U: 'USED', E: 'EXCH', V: 'CVID', R: 'MFRD' },
         hint: 'one-letter code O, U, E, V or R',
       },
       FormatStyle: STR,
@@ -682,12 +926,14 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       return ctx.ds.coupons.filter((c) => {
         const t = c.ticket;
         const bk = t.booking;
-        return scoped(ctx, bk) &&
+        return (
+          scoped(ctx, bk) &&
           inList(l(p, 'Account'), bk.account.code) &&
           inList(l(p, 'OwningAgencyLocationID'), bk.pcc.code) &&
           inList(l(p, 'TravelAgentID'), t.agent.id) &&
           (status === undefined || c.status === status) &&
-          within(t.issueDay, d(p, 'IssueDateStart'), d(p, 'IssueDateEnd'));
+          within(t.issueDay, d(p, 'IssueDateStart'), d(p, 'IssueDateEnd'))
+        );
       });
     },
     render: (c) => ticketCouponIssued(c),
@@ -696,19 +942,32 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def({
     transaction: 'AppUsersActivity',
     paths: ['/AppUsersActivity'],
-    verbs: 'GET', accept: false, company: false, paging: true, userParam: 'Username', envelope: 'collection',
-    params: { DateStart: DATE, DateEnd: DATE, ExcludeFrequentNonReportActivities: BOOL, ExcludeEmailSubscriptions: BOOL, User: STR },
+    verbs: 'GET',
+    accept: false,
+    company: false,
+    paging: true,
+    userParam: 'Username',
+    envelope: 'collection',
+    params: {
+      DateStart: DATE,
+      DateEnd: DATE,
+      ExcludeFrequentNonReportActivities: BOOL,
+      ExcludeEmailSubscriptions: BOOL,
+      User: STR,
+    },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
       const { p } = ctx;
       const noFrequent = b(p, 'ExcludeFrequentNonReportActivities') === true;
       const noEmail = b(p, 'ExcludeEmailSubscriptions') === true;
-      return ctx.ds.activities.filter((a) =>
-        (ctx.companies === null || a.user.companyCodes.some((c) => ctx.companies!.has(c))) &&
-        eqi(s(p, 'User'), a.user.email) &&
-        !(noFrequent && a.frequentNonReport) &&
-        !(noEmail && a.emailSubscription) &&
-        within(localDay(a.ms, 0), d(p, 'DateStart'), d(p, 'DateEnd')));
+      return ctx.ds.activities.filter(
+        (a) =>
+          (ctx.companies === null || a.user.companyCodes.some((c) => ctx.companies!.has(c))) &&
+          eqi(s(p, 'User'), a.user.email) &&
+          !(noFrequent && a.frequentNonReport) &&
+          !(noEmail && a.emailSubscription) &&
+          within(localDay(a.ms, 0), d(p, 'DateStart'), d(p, 'DateEnd')),
+      );
     },
     render: (a) => appUserActivity(a),
   }),
@@ -716,7 +975,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<{ vendor: string; chain: string; segments: number; nights: number }>({
     transaction: 'HotelSegmentCountsPerLocation',
     paths: ['/HotelSegmentCountsPerLocation'],
-    verbs: 'GET', accept: false, company: false, paging: true, userParam: 'UserName', envelope: 'collection',
+    verbs: 'GET',
+    accept: false,
+    company: false,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'collection',
     params: { DateStart: DATE, DateEnd: DATE },
     ranges: [['DateStart', 'DateEnd']],
     select: (ctx) => {
@@ -736,7 +1000,12 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
   def<{ account: string; segments: number }>({
     transaction: 'CarSegmentCountsPerAccountByVendor',
     paths: ['/CarSegmentCountsPerAccountByVendor/user'],
-    verbs: 'GET', accept: false, company: true, paging: true, userParam: 'UserName', envelope: 'item',
+    verbs: 'GET',
+    accept: false,
+    company: true,
+    paging: true,
+    userParam: 'UserName',
+    envelope: 'item',
     params: {
       DateStart: { ...DATE, required: true },
       DateEnd: { ...DATE, required: true },
@@ -796,8 +1065,11 @@ export function prepare(r: ReportDef<unknown>, ds: Dataset, raw: Readonly<Record
     if (name !== undefined) {
       user = ds.appUsers.find((u) => u.email.toLowerCase() === name.toLowerCase()) ?? null;
       if (!user) {
-        throw new SandboxError('InvalidUserName', `${r.userParam} '${name}' is not a user of this service`,
-          `${r.transaction}: ${r.userParam} must be the e-mail address of an application user of the calling company`);
+        throw new SandboxError(
+          'InvalidUserName',
+          `${r.userParam} '${name}' is not a user of this service`,
+          `${r.transaction}: ${r.userParam} must be the e-mail address of an application user of the calling company`,
+        );
       }
       companies = new Set(user.companyCodes);
     }

@@ -10,17 +10,24 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { JsonRecord } from './booking-detail.js';
 import { checkSignature } from './auth.js';
-import { DEFAULT_DATA_NOW, sharedDataset, type Dataset } from './data.js';
+import type { JsonRecord } from './booking-detail.js';
+import { type Dataset, DEFAULT_DATA_NOW, sharedDataset } from './data.js';
 import { CALLBACK_NAME, errorEnvelope, successEnvelope, toCsv, toJson, toJsonp } from './envelope.js';
-import { DEFAULT_FAULT_KINDS, faultResponse, latencyFor, pickRandomFault, truncateBody, type FaultKind } from './faults.js';
+import {
+  DEFAULT_FAULT_KINDS,
+  type FaultKind,
+  faultResponse,
+  latencyFor,
+  pickRandomFault,
+  truncateBody,
+} from './faults.js';
 import { Rng } from './random.js';
-import { prepare, reportAtPath, reportByName, type ReportContext, type ReportDef } from './reports.js';
-import { SandboxError, pagingForLog, parsePaging } from './validate.js';
+import { prepare, type ReportContext, type ReportDef, reportAtPath, reportByName } from './reports.js';
+import { pagingForLog, parsePaging, SandboxError } from './validate.js';
 
-export type { FaultKind } from './faults.js';
 export type { Dataset } from './data.js';
+export type { FaultKind } from './faults.js';
 
 export interface SandboxOptions {
   /** Default 42; same seed => byte-identical answers. */
@@ -103,7 +110,13 @@ function jsonAnswer(status: number, value: unknown, headers?: Record<string, str
   return { status, contentType: 'application/json; charset=utf-8', body: toJson(value), headers };
 }
 
-function errorAnswer(status: number, code: string, message: string, verbose: string, headers?: Record<string, string>): Answer {
+function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  verbose: string,
+  headers?: Record<string, string>,
+): Answer {
   return jsonAnswer(status, errorEnvelope(code, message, String(status), verbose), headers);
 }
 
@@ -118,12 +131,22 @@ function bodyParams(text: string, transaction: string): Record<string, string> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new SandboxError('SerializationException', 'The request body is not valid JSON',
-      `${transaction}: POST bodies are JSON objects whose members are the query parameters`, '400', 400);
+    throw new SandboxError(
+      'SerializationException',
+      'The request body is not valid JSON',
+      `${transaction}: POST bodies are JSON objects whose members are the query parameters`,
+      '400',
+      400,
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SandboxError('SerializationException', 'The request body must be a JSON object',
-      `${transaction}: POST bodies are JSON objects whose members are the query parameters`, '400', 400);
+    throw new SandboxError(
+      'SerializationException',
+      'The request body must be a JSON object',
+      `${transaction}: POST bodies are JSON objects whose members are the query parameters`,
+      '400',
+      400,
+    );
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
@@ -172,7 +195,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** First time each query (ignoring Offset) was answered, for CacheMetadata. */
   const serviceCache = new Map<string, number>();
 
-  const compute = (def: ReportDef<unknown>, raw: Readonly<Record<string, string>>): { ctx: ReportContext; rows: unknown[]; key: string } => {
+  const compute = (
+    def: ReportDef<unknown>,
+    raw: Readonly<Record<string, string>>,
+  ): { ctx: ReportContext; rows: unknown[]; key: string } => {
     const ds = getDataset();
     const ctx = prepare(def, ds, raw);
     const cacheKey = `${def.transaction}?${JSON.stringify(Object.entries(ctx.p).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
@@ -219,21 +245,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ): Answer {
     const method = info.method;
     if (!def) {
-      return errorAnswer(404, 'NotFound', `No transaction at ${info.path}`,
-        'Unknown path: the public transactions are listed in spec/interface.md section 4 (for example /AirSegmentsByDate).');
+      return errorAnswer(
+        404,
+        'NotFound',
+        `No transaction at ${info.path}`,
+        'Unknown path: the public transactions are listed in spec/interface.md section 4 (for example /AirSegmentsByDate).',
+      );
     }
     const allowed = def.verbs === 'ALL' ? 'GET, POST' : 'GET';
     if (method !== 'GET' && !(method === 'POST' && def.verbs === 'ALL')) {
-      return errorAnswer(405, 'MethodNotAllowed', `${method} is not allowed on ${def.paths[0]}`,
-        `${def.transaction} accepts ${allowed}.`, { Allow: allowed });
+      return errorAnswer(
+        405,
+        'MethodNotAllowed',
+        `${method} is not allowed on ${def.paths[0]}`,
+        `${def.transaction} accepts ${allowed}.`,
+        { Allow: allowed },
+      );
     }
     const hostHeader = req.headers.host ?? `${host}:${port}`;
-    const authFailure = checkSignature(method, `http://${hostHeader}${req.url ?? '/'}`, req.headers, { username, key }, now().getTime());
+    const authFailure = checkSignature(
+      method,
+      `http://${hostHeader}${req.url ?? '/'}`,
+      req.headers,
+      { username, key },
+      now().getTime(),
+    );
     if (authFailure) return errorAnswer(401, authFailure.code, authFailure.message, authFailure.verbose);
 
     let params = query;
     if (method === 'POST' && bodyText === null) {
-      return errorAnswer(413, 'RequestTooLarge', 'The request body is too large', `Bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+      return errorAnswer(
+        413,
+        'RequestTooLarge',
+        'The request body is too large',
+        `Bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+      );
     }
 
     // Representation: suffix, then ?format=, then the Accept header.
@@ -242,18 +288,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const formatParam = params.format?.trim().toLowerCase();
     if (!format && formatParam) {
       if (formatParam !== 'json' && formatParam !== 'csv') {
-        return errorAnswer(406, 'UnsupportedFormat', `format '${params.format}' is not supported`, 'Use format=json or format=csv (or the .json/.csv suffix).');
+        return errorAnswer(
+          406,
+          'UnsupportedFormat',
+          `format '${params.format}' is not supported`,
+          'Use format=json or format=csv (or the .json/.csv suffix).',
+        );
       }
       format = formatParam;
     }
     if (!format) format = /text\/csv/i.test(accept) && !/application\/json/i.test(accept) ? 'csv' : 'json';
     if (format === 'json' && def.accept && !/application\/json/i.test(accept)) {
-      return errorAnswer(406, 'NotAcceptable', `${def.transaction} requires the header Accept: application/json`,
-        `Received Accept '${accept.slice(0, 80)}'. This transaction answers JSON only to requests that accept application/json (or ask for CSV with .csv / format=csv).`);
+      return errorAnswer(
+        406,
+        'NotAcceptable',
+        `${def.transaction} requires the header Accept: application/json`,
+        `Received Accept '${accept.slice(0, 80)}'. This transaction answers JSON only to requests that accept application/json (or ask for CSV with .csv / format=csv).`,
+      );
     }
     const callback = format === 'json' ? params.callback?.trim() : undefined;
     if (callback !== undefined && callback !== '' && !CALLBACK_NAME.test(callback)) {
-      return errorAnswer(400, 'InvalidCallback', 'callback must be a JavaScript function name', `Received callback '${callback.slice(0, 60)}'.`);
+      return errorAnswer(
+        400,
+        'InvalidCallback',
+        'callback must be a JavaScript function name',
+        `Received callback '${callback.slice(0, 60)}'.`,
+      );
     }
     const wrap = (status: number, value: unknown): Answer =>
       callback
@@ -296,7 +356,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (format === 'csv') return { status: 200, contentType: 'text/csv; charset=utf-8', body: toCsv(records) };
       return wrap(200, envelope);
     } catch (e) {
-      if (e instanceof SandboxError) return wrap(e.httpStatus, errorEnvelope(e.code, e.message, e.statusCode, e.verbose));
+      if (e instanceof SandboxError)
+        return wrap(e.httpStatus, errorEnvelope(e.code, e.message, e.statusCode, e.verbose));
       throw e;
     }
   }
@@ -322,7 +383,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (inFlight > state.maxInFlight) state.maxInFlight = inFlight;
     const method = (req.method ?? 'GET').toUpperCase();
     const entry: SandboxRequestLog = {
-      n, method, path: req.url ?? '/', transaction: '', query: {}, offset: 0, limit: 100, status: 0, startedAt, endedAt: 0,
+      n,
+      method,
+      path: req.url ?? '/',
+      transaction: '',
+      query: {},
+      offset: 0,
+      limit: 100,
+      status: 0,
+      startedAt,
+      endedAt: 0,
     };
     state.requests.push(entry);
     res.on('close', () => {
@@ -334,7 +404,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     } catch {
-      send(res, errorAnswer(400, 'BadRequest', 'The request URL cannot be parsed', `Received '${String(req.url).slice(0, 100)}'.`));
+      send(
+        res,
+        errorAnswer(
+          400,
+          'BadRequest',
+          'The request URL cannot be parsed',
+          `Received '${String(req.url).slice(0, 100)}'.`,
+        ),
+      );
       return;
     }
     let path = url.pathname;
@@ -362,7 +440,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const paging = pagingForLog(merged);
     const info: SandboxRequestInfo = {
-      n, method, path: url.pathname, transaction: def?.transaction ?? '', query: merged, offset: paging.offset, limit: paging.limit,
+      n,
+      method,
+      path: url.pathname,
+      transaction: def?.transaction ?? '',
+      query: merged,
+      offset: paging.offset,
+      limit: paging.limit,
     };
     entry.transaction = info.transaction;
     entry.query = merged;

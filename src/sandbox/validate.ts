@@ -54,23 +54,35 @@ function parseOne(transaction: string, name: string, def: ParamDef, raw: string)
     case 'string':
       return raw;
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
     case 'date': {
       if (!/^\d{8}$/.test(raw)) {
-        throw new SandboxError('InvalidDate', `${name} must be a date in the form YYYYMMDD, got ${quote(raw)}`,
-          `${transaction}: parameter ${name} ${quote(raw)} is not in the form YYYYMMDD (for example 20261115)`);
+        throw new SandboxError(
+          'InvalidDate',
+          `${name} must be a date in the form YYYYMMDD, got ${quote(raw)}`,
+          `${transaction}: parameter ${name} ${quote(raw)} is not in the form YYYYMMDD (for example 20261115)`,
+        );
       }
       const day = parseYmd(raw);
       if (day === undefined) {
-        throw new SandboxError('InvalidDate', `${name} is not a valid calendar date: ${quote(raw)}`,
-          `${transaction}: parameter ${name} ${quote(raw)} names a day that does not exist`);
+        throw new SandboxError(
+          'InvalidDate',
+          `${name} is not a valid calendar date: ${quote(raw)}`,
+          `${transaction}: parameter ${name} ${quote(raw)} names a day that does not exist`,
+        );
       }
       return day;
     }
     case 'int':
       if (!/^-?\d{1,15}$/.test(raw)) {
-        throw new SandboxError('InvalidParameter', `${name} must be an integer, got ${quote(raw)}`,
-          `${transaction}: parameter ${name} ${quote(raw)} is not an integer`);
+        throw new SandboxError(
+          'InvalidParameter',
+          `${name} must be an integer, got ${quote(raw)}`,
+          `${transaction}: parameter ${name} ${quote(raw)} is not an integer`,
+        );
       }
       return Number(raw);
     case 'bool':
@@ -78,14 +90,20 @@ function parseOne(transaction: string, name: string, def: ParamDef, raw: string)
       const v = raw.toLowerCase();
       if (v === 'true' || v === '1') return true;
       if (v === 'false' || v === '0') return false;
-      throw new SandboxError('InvalidParameter',
+      throw new SandboxError(
+        'InvalidParameter',
         `${name} must be ${def.kind === 'flag' ? '0 or 1' : 'true or false'}, got ${quote(raw)}`,
-        `${transaction}: parameter ${name} ${quote(raw)} is not a ${def.kind === 'flag' ? '0/1 flag' : 'boolean'}`);
+        `${transaction}: parameter ${name} ${quote(raw)} is not a ${def.kind === 'flag' ? '0/1 flag' : 'boolean'}`,
+      );
     }
     case 'enum':
       return enumValue(transaction, name, def, raw);
     case 'enumList':
-      return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map((s) => enumValue(transaction, name, def, s));
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+        .map((s) => enumValue(transaction, name, def, s));
   }
 }
 
@@ -96,8 +114,11 @@ function enumValue(transaction: string, name: string, def: ParamDef, raw: string
   if (alias) return alias[1];
   const hit = values.find((v) => v.toUpperCase() === upper);
   if (hit !== undefined) return hit;
-  throw new SandboxError('InvalidParameter', `${name} must be one of ${values.join(', ')}, got ${quote(raw)}`,
-    `${transaction}: parameter ${name} ${quote(raw)} is not an allowed value${def.hint ? ` (${def.hint})` : ''}`);
+  throw new SandboxError(
+    'InvalidParameter',
+    `${name} must be one of ${values.join(', ')}, got ${quote(raw)}`,
+    `${transaction}: parameter ${name} ${quote(raw)} is not an allowed value${def.hint ? ` (${def.hint})` : ''}`,
+  );
 }
 
 /**
@@ -113,8 +134,11 @@ export function parseParams(
   const present = (name: string): boolean => raw[name] !== undefined && raw[name].trim() !== '';
   for (const [name, def] of Object.entries(defs)) {
     if (def.required && !present(name)) {
-      throw new SandboxError('MissingParameter', `${name} is required`,
-        `${transaction}: required parameter ${name} is missing${def.hint ? ` (${def.hint})` : ''}`);
+      throw new SandboxError(
+        'MissingParameter',
+        `${name} is required`,
+        `${transaction}: required parameter ${name} is missing${def.hint ? ` (${def.hint})` : ''}`,
+      );
     }
   }
   const out: ParsedParams = {};
@@ -126,14 +150,20 @@ export function parseParams(
     const a = out[start];
     const b = out[end];
     if (typeof a === 'number' && typeof b === 'number' && b < a) {
-      throw new SandboxError('InvalidDateRange', `${end} ${raw[end].trim()} is before ${start} ${raw[start].trim()}`,
-        `${transaction}: the date range ends (${end}) before it starts (${start})`);
+      throw new SandboxError(
+        'InvalidDateRange',
+        `${end} ${raw[end].trim()} is before ${start} ${raw[start].trim()}`,
+        `${transaction}: the date range ends (${end}) before it starts (${start})`,
+      );
     }
   }
   return out;
 }
 
-export interface Paging { offset: number; limit: number }
+export interface Paging {
+  offset: number;
+  limit: number;
+}
 export const DEFAULT_LIMIT = 100;
 
 /** Offset (0-based, default 0) and Limit (page size, at least 1, default 100). */
@@ -142,8 +172,11 @@ export function parsePaging(transaction: string, raw: Readonly<Record<string, st
     const v = raw[name]?.trim();
     if (v === undefined || v === '') return fallback;
     if (!/^\d{1,9}$/.test(v) || Number(v) < min) {
-      throw new SandboxError('InvalidParameter', `${name} must be ${min > 0 ? 'a positive' : 'a non-negative'} integer, got ${quote(v)}`,
-        `${transaction}: paging parameter ${name} ${quote(v)} is not ${min > 0 ? 'a positive' : 'a non-negative'} whole number`);
+      throw new SandboxError(
+        'InvalidParameter',
+        `${name} must be ${min > 0 ? 'a positive' : 'a non-negative'} integer, got ${quote(v)}`,
+        `${transaction}: paging parameter ${name} ${quote(v)} is not ${min > 0 ? 'a positive' : 'a non-negative'} whole number`,
+      );
     }
     return Number(v);
   };

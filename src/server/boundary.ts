@@ -12,9 +12,10 @@ export function toolErrorResult(err: unknown, secrets: readonly string[], log: L
   if (err instanceof ReportsError) {
     // Messages of invalidInput() end without a full stop; end the sentence before the next one.
     const sentence = /[.!?]$/.test(err.message) ? err.message : `${err.message}.`;
-    text = err.kind === 'invalid_input'
-      ? `Invalid argument for ${tool}: ${sentence} Nothing was sent to the service; correct the argument and call again.`
-      : `${tool} failed (${err.kind}): ${err.message}`;
+    text =
+      err.kind === 'invalid_input'
+        ? `Invalid argument for ${tool}: ${sentence} Nothing was sent to the service; correct the argument and call again.`
+        : `${tool} failed (${err.kind}): ${err.message}`;
   } else {
     const message = err instanceof Error ? err.message : String(err);
     log(`unexpected error in ${tool}: ${err instanceof Error ? err.stack : message}`);

@@ -1,13 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
-import { parseEnvelope } from '../upstream/envelope.js';
-import { ReportsError, redact } from '../errors.js';
 import { resolveDate } from '../catalog/resolve.js';
+import { ReportsError, redact } from '../errors.js';
+import { parseEnvelope } from '../upstream/envelope.js';
+import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { guard } from './boundary.js';
 import { diagnoseOutputShape } from './output-schemas.js';
-import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { ToolExtra } from './progress.js';
+import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
 
 interface Check {
@@ -34,13 +34,18 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
     guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
-      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))]
-        .map((c) => ({ ...c, detail: redact(c.detail, rt.secrets) }));
+      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))].map((c) => ({
+        ...c,
+        detail: redact(c.detail, rt.secrets),
+      }));
       const verdict = checks.every((c) => c.ok) ? 'ok' : 'problem';
       const lines = [
         verdict === 'ok'
           ? `Connection OK (${rt.source === 'demo' ? 'demo mode: synthetic data from the embedded sandbox' : `live: ${rt.config.baseUrl}`}).`
-          : `Connection problem: ${checks.filter((c) => !c.ok).map((c) => c.check).join(', ')}.`,
+          : `Connection problem: ${checks
+              .filter((c) => !c.ok)
+              .map((c) => c.check)
+              .join(', ')}.`,
         ...checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}${c.fix ? `\n  fix: ${c.fix}` : ''}`),
       ];
       return {
@@ -59,7 +64,7 @@ function configurationChecks(rt: Runtime): Check[] {
       check: 'mode',
       ok: true,
       detail: 'demo mode: the embedded sandbox answers with synthetic data, signed and paged like the real service.',
-      fix: 'For your agency\'s data set REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY (and unset REPORTS_DEMO).',
+      fix: "For your agency's data set REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY (and unset REPORTS_DEMO).",
     });
   } else {
     checks.push({ check: 'base URL', ok: true, detail: c.baseUrl ?? '' });
@@ -93,7 +98,11 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
 
   const skew = clockSkewMs(answer.date, probe.sentAt);
   if (skew === undefined) {
-    checks.push({ check: 'clock', ok: true, detail: 'the service sent no Date header; the clock could not be compared' });
+    checks.push({
+      check: 'clock',
+      ok: true,
+      detail: 'the service sent no Date header; the clock could not be compared',
+    });
   } else {
     const ok = Math.abs(skew) <= CLOCK_TOLERANCE_MS;
     checks.push({
@@ -102,7 +111,9 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
       detail: ok
         ? `agrees with the service's (within ${formatDuration(Math.max(1000, Math.abs(skew)))})`
         : `the local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's (its Date: ${answer.date})`,
-      fix: ok ? undefined : 'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the clocks disagree by minutes.',
+      fix: ok
+        ? undefined
+        : 'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the clocks disagree by minutes.',
     });
   }
 
@@ -112,22 +123,41 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
       check: 'signed request',
       ok: false,
       detail: err.message,
-      fix: err.kind === 'auth'
-        ? 'Check REPORTS_API_USERNAME (the API username, not your login e-mail) and REPORTS_API_KEY (the secret key, no spaces), then the clock.'
-        : answer.status === 404 ? 'REPORTS_BASE_URL should be the address the report paths are appended to.' : 'Try again later; if it persists, contact the service\'s support.',
+      fix:
+        err.kind === 'auth'
+          ? 'Check REPORTS_API_USERNAME (the API username, not your login e-mail) and REPORTS_API_KEY (the secret key, no spaces), then the clock.'
+          : answer.status === 404
+            ? 'REPORTS_BASE_URL should be the address the report paths are appended to.'
+            : "Try again later; if it persists, contact the service's support.",
     });
     return checks;
   }
   try {
-    if (answer.json === undefined) throw new ReportsError('malformed_response', `HTTP ${answer.status} ${answer.contentType} is not JSON`);
+    if (answer.json === undefined)
+      throw new ReportsError('malformed_response', `HTTP ${answer.status} ${answer.contentType} is not JSON`);
     const page = parseEnvelope(answer.json, 'collection', PROBE_PATH);
-    checks.push({ check: 'signed request', ok: true, detail: `accepted; ${PROBE_PATH} answered with ${page.totalRecords ?? page.records.length} records for today` });
+    checks.push({
+      check: 'signed request',
+      ok: true,
+      detail: `accepted; ${PROBE_PATH} answered with ${page.totalRecords ?? page.records.length} records for today`,
+    });
   } catch (err) {
     const e = err as ReportsError;
     // Success:false after authentication still proves the signature was accepted.
-    checks.push(e.kind === 'upstream'
-      ? { check: 'signed request', ok: true, detail: `signature accepted; the test report itself answered: ${e.message}` }
-      : { check: 'signed request', ok: false, detail: e.message, fix: 'REPORTS_BASE_URL does not seem to point at the reporting service.' });
+    checks.push(
+      e.kind === 'upstream'
+        ? {
+            check: 'signed request',
+            ok: true,
+            detail: `signature accepted; the test report itself answered: ${e.message}`,
+          }
+        : {
+            check: 'signed request',
+            ok: false,
+            detail: e.message,
+            fix: 'REPORTS_BASE_URL does not seem to point at the reporting service.',
+          },
+    );
   }
   return checks;
 }

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ReportsError } from '../errors.js';
+import { collectPaths, compilePath, resolveField } from '../results/paths.js';
+import { renderResultParts } from '../results/render.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
-import { renderResultParts } from '../results/render.js';
-import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import { resultUri } from './resources.js';
 import { fitRows, leftOutNote } from './row-budget.js';
-import { ReportsError } from '../errors.js';
 
 export interface PresentOptions {
   rowLimit?: number;
@@ -48,9 +48,15 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
       unknown.push(err.message);
     }
   }
-  for (const message of unknown) notes.push(`${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`);
+  for (const message of unknown)
+    notes.push(
+      `${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`,
+    );
   const fields = columns.length ? columns : undefined;
-  const rendered = renderResultParts({ ...head, summary, records: stored.records }, { rowLimit: opts.rowLimit, fields });
+  const rendered = renderResultParts(
+    { ...head, summary, records: stored.records },
+    { rowLimit: opts.rowLimit, fields },
+  );
   // The rows as the text shows them, read like query_report reads them (dot paths fan out
   // through lists), within their own budget.
   const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));

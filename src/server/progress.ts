@@ -8,7 +8,10 @@ export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * (notifications/progress). Without a token it does nothing. Failures to notify never
  * fail the call.
  */
-export function progressReporter(extra: ToolExtra, label: string): ((fetched: number, total: number) => void) | undefined {
+export function progressReporter(
+  extra: ToolExtra,
+  label: string,
+): ((fetched: number, total: number) => void) | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
   return (fetched, total) => {

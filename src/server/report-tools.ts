@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { TRANSACTIONS } from '../catalog/transactions.js';
-import { inputSchema } from '../catalog/schema.js';
 import { resolveInput } from '../catalog/resolve.js';
+import { inputSchema } from '../catalog/schema.js';
+import { TRANSACTIONS } from '../catalog/transactions.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { guard } from './boundary.js';
 import { reportOutputShape } from './output-schemas.js';
@@ -24,7 +24,9 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         outputSchema: reportOutputShape,
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
       },
-      guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) => callReport(rt, def, args, extra)),
+      guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) =>
+        callReport(rt, def, args, extra),
+      ),
     );
   }
 }
@@ -39,7 +41,9 @@ async function callReport(rt: Runtime, def: TransactionDef, args: Record<string,
   const notes: string[] = [];
   let maxRecords = controls.maxRecords ?? rt.config.maxRecords;
   if (maxRecords > rt.config.maxRecords) {
-    notes.push(`maxRecords ${maxRecords} is above this server's limit REPORTS_MAX_RECORDS=${rt.config.maxRecords}; ${rt.config.maxRecords} was used.`);
+    notes.push(
+      `maxRecords ${maxRecords} is above this server's limit REPORTS_MAX_RECORDS=${rt.config.maxRecords}; ${rt.config.maxRecords} was used.`,
+    );
     maxRecords = rt.config.maxRecords;
   }
   const stored = await runReport(rt, def, query, {

@@ -1,6 +1,6 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ResultStore } from '../results/store.js';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { recordsToCsv } from '../results/csv.js';
+import type { ResultStore } from '../results/store.js';
 
 /** Where a held result's records are readable (CONTRACT.md section 5). */
 export function resultUri(resultId: string): string {

@@ -2,16 +2,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';
-import { queryArgsShape } from '../results/query-schema.js';
 import { runQuery } from '../results/query.js';
+import { queryArgsShape } from '../results/query-schema.js';
 import { renderQuery } from '../results/render.js';
 import { guard } from './boundary.js';
 import { queryOutputShape, reportOutputShape } from './output-schemas.js';
 import { presentReport } from './present.js';
-import { resultUri } from './resources.js';
-import { fitRows, leftOutNote } from './row-budget.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
+import { resultUri } from './resources.js';
+import { fitRows, leftOutNote } from './row-budget.js';
 import { continueReport } from './run-report.js';
 import type { Runtime } from './runtime.js';
 
@@ -55,7 +55,13 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
           output.nextOffset = output.offset + groups.length;
         }
       }
-      const text = renderQuery(output, { resultId: id, report: stored.report, heldRecords: stored.records.length, args: query, resourceUri: resultUri(id) });
+      const text = renderQuery(output, {
+        resultId: id,
+        report: stored.report,
+        heldRecords: stored.records.length,
+        args: query,
+        resourceUri: resultUri(id),
+      });
       return {
         structuredContent: { ...output, resultId: id, ...(notes.length ? { notes } : {}) },
         content: [{ type: 'text', text }],
@@ -69,28 +75,44 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       title: 'Continue an incomplete report',
       description:
         'Fetch the records an incomplete result is missing (cap, time budget or failed pages), without refetching what it holds; updates the same resultId and answers like the report tool.',
-      inputSchema: z.object({
-        resultId,
-        maxRecords: z.number().int().min(1).optional().describe('Most records to fetch in this call; default REPORTS_MAX_RECORDS'),
-        rowLimit: z.number().int().min(0).max(100_000).optional().describe('Rows to show; default 20'),
-        fields: z.array(z.string()).optional().describe('Columns for the rows shown'),
-      }).strict(),
+      inputSchema: z
+        .object({
+          resultId,
+          maxRecords: z
+            .number()
+            .int()
+            .min(1)
+            .optional()
+            .describe('Most records to fetch in this call; default REPORTS_MAX_RECORDS'),
+          rowLimit: z.number().int().min(0).max(100_000).optional().describe('Rows to show; default 20'),
+          fields: z.array(z.string()).optional().describe('Columns for the rows shown'),
+        })
+        .strict(),
       outputSchema: reportOutputShape,
       annotations: { title: 'Continue an incomplete report', ...READ_ONLY_ANNOTATIONS },
     },
     guard('continue_report', secrets, rt.log, async (args, extra: ToolExtra) => {
       const stored = rt.store.get(args.resultId);
       const def = TRANSACTIONS.find((t) => t.tool === stored.report);
-      if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
+      if (!def)
+        throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
       const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
-      const updated = await continueReport(rt, def, stored, { maxRecords, signal: extra.signal, onProgress: progressReporter(extra, 'continue_report') });
+      const updated = await continueReport(rt, def, stored, {
+        maxRecords,
+        signal: extra.signal,
+        onProgress: progressReporter(extra, 'continue_report'),
+      });
       const nothingFetched = updated === stored;
       return presentReport(updated, {
         rowLimit: args.rowLimit,
         fields: args.fields,
-        extraNotes: !nothingFetched ? [] : stored.complete
-          ? ['This result was already complete; nothing was fetched.']
-          : ['Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). Run the report again for a consistent result.'],
+        extraNotes: !nothingFetched
+          ? []
+          : stored.complete
+            ? ['This result was already complete; nothing was fetched.']
+            : [
+                'Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). Run the report again for a consistent result.',
+              ],
       });
     }),
   );

@@ -5,7 +5,10 @@
  */
 export const STRUCTURED_ROWS_CHAR_LIMIT = 60_000;
 
-export function fitRows<T>(rows: readonly T[], limitChars = STRUCTURED_ROWS_CHAR_LIMIT): { rows: T[]; leftOut: number } {
+export function fitRows<T>(
+  rows: readonly T[],
+  limitChars = STRUCTURED_ROWS_CHAR_LIMIT,
+): { rows: T[]; leftOut: number } {
   const kept: T[] = [];
   let used = 2; // the brackets
   for (const row of rows) {

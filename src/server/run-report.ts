@@ -1,7 +1,7 @@
 import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
-import { fetchReport, mergeIntervals, type FetchedPage, type FetchRequest, type Interval } from '../upstream/paging.js';
 import type { StoredResult } from '../results/store.js';
+import { type FetchedPage, type FetchRequest, fetchReport, type Interval, mergeIntervals } from '../upstream/paging.js';
 import type { Runtime } from './runtime.js';
 
 export interface RunOptions {
@@ -11,7 +11,12 @@ export interface RunOptions {
 }
 
 /** Fetches a report (all pages, within cap and budget) and holds it under a new resultId. */
-export async function runReport(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions): Promise<StoredResult> {
+export async function runReport(
+  rt: Runtime,
+  def: TransactionDef,
+  query: Record<string, string>,
+  opts: RunOptions,
+): Promise<StoredResult> {
   const outcome = await fetchFor(rt, def, query, opts);
   const records = outcome.pages.flatMap((p) => p.records).map(rt.redact);
   return rt.store.put({
@@ -32,11 +37,19 @@ export async function runReport(rt: Runtime, def: TransactionDef, query: Record<
  * Fetches only what an incomplete result is missing (the gaps between held intervals, up to
  * the cap) and updates the same resultId. Records stay in upstream order.
  */
-export async function continueReport(rt: Runtime, def: TransactionDef, stored: StoredResult, opts: RunOptions): Promise<StoredResult> {
+export async function continueReport(
+  rt: Runtime,
+  def: TransactionDef,
+  stored: StoredResult,
+  opts: RunOptions,
+): Promise<StoredResult> {
   // Complete, or every record held and incomplete only because the data changed while it was
   // read: nothing is missing to fetch (its notes say to run the report again).
   if (stored.complete || (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords))) return stored;
-  const outcome = await fetchFor(rt, def, stored.sentQuery, opts, { intervals: stored.held, totalRecords: stored.totalRecords });
+  const outcome = await fetchFor(rt, def, stored.sentQuery, opts, {
+    intervals: stored.held,
+    totalRecords: stored.totalRecords,
+  });
   const heldPages = splitHeld(stored.records, stored.held);
   const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(rt.redact) }));
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
@@ -52,7 +65,13 @@ export async function continueReport(rt: Runtime, def: TransactionDef, stored: S
   });
 }
 
-function fetchFor(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions, held?: FetchRequest['held']) {
+function fetchFor(
+  rt: Runtime,
+  def: TransactionDef,
+  query: Record<string, string>,
+  opts: RunOptions,
+  held?: FetchRequest['held'],
+) {
   return fetchReport(rt.upstream, {
     path: def.path,
     query,
@@ -79,7 +98,10 @@ function splitHeld(records: Record<string, unknown>[], held: readonly Interval[]
     at += h.count;
   }
   if (at !== records.length) {
-    throw new ReportsError('inconsistent', `The held result has ${records.length} records but its page map accounts for ${at}; run the report again.`);
+    throw new ReportsError(
+      'inconsistent',
+      `The held result has ${records.length} records but its page map accounts for ${at}; run the report again.`,
+    );
   }
   return out;
 }

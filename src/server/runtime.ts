@@ -1,11 +1,11 @@
 import type { Config } from '../config.js';
 import { secretsOf } from '../config.js';
-import { stderrLogger, type Logger } from '../log.js';
+import { type Logger, stderrLogger } from '../log.js';
+import { createRedactor, type Redactor } from '../results/pii.js';
+import { ResultStore } from '../results/store.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/service.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
-import { ResultStore } from '../results/store.js';
-import { createRedactor, type Redactor } from '../results/pii.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/service.js';
 
 /**
  * Everything a server instance works with, built once from the Config: the upstream client
@@ -48,18 +48,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     try {
       sandbox = await startSandbox({ dataNow: now(), ...options.sandbox });
     } catch (err) {
-      throw new Error(`demo mode: the embedded sandbox could not start on 127.0.0.1 (${err instanceof Error ? err.message : String(err)})`);
+      throw new Error(
+        `demo mode: the embedded sandbox could not start on 127.0.0.1 (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
     baseUrl = sandbox.url;
     username = sandbox.username;
     key = sandbox.key;
-    log(`demo mode (${config.demoReason === 'forced' ? 'REPORTS_DEMO / --demo' : 'no REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY set'}): synthetic data from the embedded sandbox at ${sandbox.url}`);
+    log(
+      `demo mode (${config.demoReason === 'forced' ? 'REPORTS_DEMO / --demo' : 'no REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY set'}): synthetic data from the embedded sandbox at ${sandbox.url}`,
+    );
     config = fitToDemoAgency(config, sandbox, log);
   }
-  if (!baseUrl || !username || !key) throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
+  if (!baseUrl || !username || !key)
+    throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
 
   const upstream = new UpstreamClient({
-    baseUrl, username, key,
+    baseUrl,
+    username,
+    key,
     timeoutMs: config.timeoutMs,
     limiter: new Limiter(config.concurrency),
     now,
@@ -97,7 +104,9 @@ function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config 
   if (config.userName) {
     const users = sandbox.dataset.appUsers.map((u) => u.email);
     if (!users.some((u) => u.toLowerCase() === config.userName!.toLowerCase())) {
-      log(`demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo users: ${users.slice(0, 5).join(', ')}`);
+      log(
+        `demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo users: ${users.slice(0, 5).join(', ')}`,
+      );
       out.userName = undefined;
     }
   }
@@ -105,7 +114,9 @@ function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config 
     const codes = sandbox.dataset.companies.map((c) => c.code);
     const kept = config.owningCompanyCodes.filter((c) => codes.some((d) => d.toLowerCase() === c.toLowerCase()));
     if (kept.length < config.owningCompanyCodes.length) {
-      log(`demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`);
+      log(
+        `demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`,
+      );
       out.owningCompanyCodes = kept.length ? kept : undefined;
     }
   }

@@ -1,12 +1,12 @@
-import { Agent, request, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ReportsError, cancelledError, redact } from '../errors.js';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { EnvelopeKind } from '../catalog/types.js';
-import { HEADER_SIGNATURE, signedHeaders } from './sign.js';
+import { cancelledError, ReportsError, redact } from '../errors.js';
+import { type ParsedPage, parseEnvelope } from './envelope.js';
+import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
+import type { Limiter } from './limiter.js';
 import { buildUrl, pageQuery } from './request.js';
-import { parseEnvelope, type ParsedPage } from './envelope.js';
-import { budgetError, errorFromStatus, malformedBody, networkError, timeoutError, type HttpAnswer } from './failure.js';
-import { Limiter } from './limiter.js';
+import { HEADER_SIGNATURE, signedHeaders } from './sign.js';
 
 export interface RetryPolicy {
   /** Total tries of one request, the first included. */
@@ -66,7 +66,8 @@ export class UpstreamClient {
 
   constructor(private readonly opts: UpstreamOptions) {
     this.ownsDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(opts.limiter.limit, 1) * 2 });
+    this.dispatcher =
+      opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(opts.limiter.limit, 1) * 2 });
     this.now = opts.now ?? (() => new Date());
     this.random = opts.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -89,15 +90,26 @@ export class UpstreamClient {
         const error = err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
         if (!error.retryable) throw error;
         if (attempt >= this.retry.attempts) {
-          throw new ReportsError(error.kind, `${error.message} Gave up after ${attempt} attempts.`, error.details, error.retryable);
+          throw new ReportsError(
+            error.kind,
+            `${error.message} Gave up after ${attempt} attempts.`,
+            error.details,
+            error.retryable,
+          );
         }
         const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
         const jittered = backoff / 2 + this.random() * (backoff / 2);
         const delay = Math.max(jittered, error.details.retryAfterMs ?? 0);
         if (req.deadline !== undefined && Date.now() + delay >= req.deadline) {
-          throw new ReportsError(error.kind, `${error.message} Not retried: waiting ${Math.round(delay)} ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).`, error.details);
+          throw new ReportsError(
+            error.kind,
+            `${error.message} Not retried: waiting ${Math.round(delay)} ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).`,
+            error.details,
+          );
         }
-        this.log(`retry ${attempt}/${this.retry.attempts - 1} of ${req.path} Offset=${req.offset} in ${Math.round(delay)} ms after ${error.kind}${error.details.status ? ` ${error.details.status}` : ''}`);
+        this.log(
+          `retry ${attempt}/${this.retry.attempts - 1} of ${req.path} Offset=${req.offset} in ${Math.round(delay)} ms after ${error.kind}${error.details.status ? ` ${error.details.status}` : ''}`,
+        );
         try {
           await sleep(delay, undefined, { signal: req.signal });
         } catch {
@@ -115,7 +127,11 @@ export class UpstreamClient {
     const limitedByBudget = remaining < this.opts.timeoutMs;
     const timeoutMs = Math.min(this.opts.timeoutMs, remaining);
 
-    const url = buildUrl(this.opts.baseUrl, req.path, req.offset === undefined || req.limit === undefined ? req.query : pageQuery(req.query, req.offset, req.limit));
+    const url = buildUrl(
+      this.opts.baseUrl,
+      req.path,
+      req.offset === undefined || req.limit === undefined ? req.query : pageQuery(req.query, req.offset, req.limit),
+    );
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onCallerAbort, { once: true });
@@ -127,7 +143,8 @@ export class UpstreamClient {
     const started = Date.now();
     const fail = (err: unknown): ReportsError => {
       if (req.signal?.aborted) return cancelledError(req.signal);
-      if (timedOut) return limitedByBudget ? budgetError(req.path, req.budgetMs ?? 0) : timeoutError(req.path, this.opts.timeoutMs);
+      if (timedOut)
+        return limitedByBudget ? budgetError(req.path, req.budgetMs ?? 0) : timeoutError(req.path, this.opts.timeoutMs);
       return err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
     };
 
@@ -138,8 +155,11 @@ export class UpstreamClient {
       } catch (err) {
         throw fail(err);
       }
-      this.log(`GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} -> ${answer.status} in ${Date.now() - started} ms`);
-      if (answer.status < 200 || answer.status >= 300) throw errorFromStatus(answer, req.path, this.now(), this.secrets);
+      this.log(
+        `GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} -> ${answer.status} in ${Date.now() - started} ms`,
+      );
+      if (answer.status < 200 || answer.status >= 300)
+        throw errorFromStatus(answer, req.path, this.now(), this.secrets);
       if (answer.json === undefined) throw malformedBody(answer, req.path, this.secrets);
       return parseEnvelope(answer.json, req.envelope, req.path);
     } catch (err) {
@@ -154,7 +174,11 @@ export class UpstreamClient {
    * One raw signed request for diagnose_connection: never throws for HTTP answers, so the
    * caller can inspect status, Date header and body together.
    */
-  async probe(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<{ answer?: HttpAnswer; error?: ReportsError; elapsedMs: number; sentAt: Date }> {
+  async probe(
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<{ answer?: HttpAnswer; error?: ReportsError; elapsedMs: number; sentAt: Date }> {
     const url = buildUrl(this.opts.baseUrl, path, query);
     const sentAt = this.now();
     const started = Date.now();
@@ -186,11 +210,17 @@ export class UpstreamClient {
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, contentType: header('content-type') ?? '', date: header('date'), retryAfter: header('retry-after'), bodyText, json };
+    return {
+      status: res.statusCode,
+      contentType: header('content-type') ?? '',
+      date: header('date'),
+      retryAfter: header('retry-after'),
+      bodyText,
+      json,
+    };
   }
 
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 }
-

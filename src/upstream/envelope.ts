@@ -1,5 +1,5 @@
-import { ReportsError } from '../errors.js';
 import type { EnvelopeKind } from '../catalog/types.js';
+import { ReportsError } from '../errors.js';
 
 /** One parsed page of a report: its records (still service-encoded) and paging facts. */
 export interface ParsedPage {
@@ -19,12 +19,20 @@ export interface ParsedPage {
  */
 export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: string): ParsedPage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ReportsError('malformed_response', `${path} answered JSON that is not the service's envelope (expected an object with ResponseMetadata, got ${Array.isArray(body) ? 'a list' : typeof body}).`, { path });
+    throw new ReportsError(
+      'malformed_response',
+      `${path} answered JSON that is not the service's envelope (expected an object with ResponseMetadata, got ${Array.isArray(body) ? 'a list' : typeof body}).`,
+      { path },
+    );
   }
   const env = body as Record<string, unknown>;
   const meta = env.ResponseMetadata as Record<string, unknown> | undefined;
   if (!meta || typeof meta !== 'object') {
-    throw new ReportsError('malformed_response', `${path} answered JSON without ResponseMetadata; this does not look like the reporting service (check REPORTS_BASE_URL).`, { path });
+    throw new ReportsError(
+      'malformed_response',
+      `${path} answered JSON without ResponseMetadata; this does not look like the reporting service (check REPORTS_BASE_URL).`,
+      { path },
+    );
   }
   if (meta.Success === false) throw upstreamFailure(env.ResponseError, path);
 
@@ -48,7 +56,11 @@ function reportRecords(report: unknown, expected: EnvelopeKind, path: string): R
     const item = (report as { Item: unknown }).Item;
     list = item === null || item === undefined ? [] : Array.isArray(item) ? item : [item];
   } else {
-    throw new ReportsError('malformed_response', `${path}: ResponseReport is neither a list nor {Item: ...} (expected ${expected === 'item' ? '{Item: ...}' : 'a list of records'}).`, { path });
+    throw new ReportsError(
+      'malformed_response',
+      `${path}: ResponseReport is neither a list nor {Item: ...} (expected ${expected === 'item' ? '{Item: ...}' : 'a list of records'}).`,
+      { path },
+    );
   }
   const records = list as unknown[];
   const bad = records.findIndex((r) => r === null || typeof r !== 'object' || Array.isArray(r));
@@ -67,7 +79,11 @@ function upstreamFailure(error: unknown, path: string): ReportsError {
   const verbose = str(e.VerboseMessage);
   const parts = [
     `The service refused the request to ${path}`,
-    errorCode ? ` (${errorCode}${statusCode ? `, status ${statusCode}` : ''})` : statusCode ? ` (status ${statusCode})` : '',
+    errorCode
+      ? ` (${errorCode}${statusCode ? `, status ${statusCode}` : ''})`
+      : statusCode
+        ? ` (status ${statusCode})`
+        : '',
     `: ${message ?? 'no message given'}`,
     verbose && verbose !== message ? ` — ${verbose}` : '',
     '.',

@@ -1,5 +1,5 @@
-import { ReportsError, redact } from '../errors.js';
 import type { ErrorKind } from '../errors.js';
+import { ReportsError, redact } from '../errors.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
@@ -41,13 +41,26 @@ export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, sec
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(answer.retryAfter, now);
     const wait = retryAfterMs !== undefined ? ` It asked to wait ${Math.ceil(retryAfterMs / 1000)} s.` : '';
-    return new ReportsError('rate_limited', `The service is rate limiting requests to ${path} (HTTP 429).${wait} Lower REPORTS_CONCURRENCY or try again shortly.`, { ...details, retryAfterMs }, true);
+    return new ReportsError(
+      'rate_limited',
+      `The service is rate limiting requests to ${path} (HTTP 429).${wait} Lower REPORTS_CONCURRENCY or try again shortly.`,
+      { ...details, retryAfterMs },
+      true,
+    );
   }
   const kind: ErrorKind = status >= 500 ? 'server' : 'upstream';
   const what =
-    status === 404 ? ` ${path} was not found: check REPORTS_BASE_URL (it should end where the report paths begin).` :
-    status >= 500 ? ' The service failed; this is not caused by the request.' : '';
-  return new ReportsError(kind, `${path} answered HTTP ${status}.${what}${said}`, details, RETRYABLE_STATUS.has(status));
+    status === 404
+      ? ` ${path} was not found: check REPORTS_BASE_URL (it should end where the report paths begin).`
+      : status >= 500
+        ? ' The service failed; this is not caused by the request.'
+        : '';
+  return new ReportsError(
+    kind,
+    `${path} answered HTTP ${status}.${what}${said}`,
+    details,
+    RETRYABLE_STATUS.has(status),
+  );
 }
 
 /** A 2xx answer whose body is not JSON (an HTML error page, truncated JSON). */
@@ -63,15 +76,29 @@ export function networkError(err: unknown, origin: string, path: string, secrets
   const e = err as { code?: string; message?: string } | undefined;
   const code = e?.code ? `${e.code}: ` : '';
   const message = redact(`${code}${e?.message ?? String(err)}`, secrets);
-  return new ReportsError('network', `Could not complete the request to ${origin}${path} (${message}). Check REPORTS_BASE_URL and that the service is reachable.`, { path }, true);
+  return new ReportsError(
+    'network',
+    `Could not complete the request to ${origin}${path} (${message}). Check REPORTS_BASE_URL and that the service is reachable.`,
+    { path },
+    true,
+  );
 }
 
 export function timeoutError(path: string, timeoutMs: number): ReportsError {
-  return new ReportsError('timeout', `${path} did not answer within ${timeoutMs} ms (REPORTS_TIMEOUT_MS).`, { path }, true);
+  return new ReportsError(
+    'timeout',
+    `${path} did not answer within ${timeoutMs} ms (REPORTS_TIMEOUT_MS).`,
+    { path },
+    true,
+  );
 }
 
 export function budgetError(path: string, budgetMs: number): ReportsError {
-  return new ReportsError('timeout', `The call's time budget of ${budgetMs} ms (REPORTS_CALL_BUDGET_MS) ran out while waiting for ${path}.`, { path });
+  return new ReportsError(
+    'timeout',
+    `The call's time budget of ${budgetMs} ms (REPORTS_CALL_BUDGET_MS) ran out while waiting for ${path}.`,
+    { path },
+  );
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. */
@@ -93,7 +120,8 @@ function clockAdvice(dateHeader: string | undefined, now: Date): string {
   const skew = clockSkewMs(dateHeader, now);
   if (skew === undefined) return ' The service sent no Date header, so the clock could not be compared.';
   // HTTP dates have 1 s resolution; a couple of seconds is noise.
-  if (Math.abs(skew) < 60_000) return ` The local clock agrees with the service's (within ${Math.max(1, Math.round(Math.abs(skew) / 1000))} s), so the clock is not the cause.`;
+  if (Math.abs(skew) < 60_000)
+    return ` The local clock agrees with the service's (within ${Math.max(1, Math.round(Math.abs(skew) / 1000))} s), so the clock is not the cause.`;
   return ` The local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's (its Date: ${dateHeader}); signatures carry the time, so correct the system clock.`;
 }
 

@@ -7,12 +7,18 @@ import { cancelledError } from '../errors.js';
  */
 export class Limiter {
   private active = 0;
-  private readonly waiting: Array<{ resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void }> = [];
+  private readonly waiting: Array<{
+    resolve: () => void;
+    reject: (e: unknown) => void;
+    signal?: AbortSignal;
+    onAbort?: () => void;
+  }> = [];
   /** Highest number of holders seen at once (tests and benchmarks read it). */
   maxActive = 0;
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Limiter limit must be an integer >= 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`Limiter limit must be an integer >= 1, got ${limit}`);
   }
 
   get inFlight(): number {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { ReportsError, cancelledError } from '../errors.js';
 import type { EnvelopeKind } from '../catalog/types.js';
+import { cancelledError, ReportsError } from '../errors.js';
 import type { UpstreamClient } from './client.js';
 import { decodeDatesInPlace } from './service-date.js';
 
@@ -67,7 +67,12 @@ export async function fetchReport(client: UpstreamClient, req: FetchRequest): Pr
   }
 }
 
-async function walk(client: UpstreamClient, req: FetchRequest, deadline: number, signal: AbortSignal): Promise<FetchOutcome> {
+async function walk(
+  client: UpstreamClient,
+  req: FetchRequest,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<FetchOutcome> {
   const held = mergeIntervals(req.held?.intervals ?? []);
   const notes: string[] = [];
   const pages: FetchedPage[] = [];
@@ -81,25 +86,38 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   const paged = req.paged !== false;
   const get = async (interval: Interval) => {
     const page = await client.getPage({
-      path: req.path, query: req.query, envelope: req.envelope,
+      path: req.path,
+      query: req.query,
+      envelope: req.envelope,
       ...(paged ? { offset: interval.offset, limit: interval.count } : {}),
-      signal, deadline, budgetMs: req.budgetMs,
+      signal,
+      deadline,
+      budgetMs: req.budgetMs,
     });
     requests += page.attempts;
     return page;
   };
 
-  const accept = (interval: Interval, records: Record<string, unknown>[], total: number | null, expectFull: boolean) => {
+  const accept = (
+    interval: Interval,
+    records: Record<string, unknown>[],
+    total: number | null,
+    expectFull: boolean,
+  ) => {
     let kept = records;
     if (records.length > interval.count) {
       kept = records.slice(0, interval.count);
       inconsistent = true;
-      notes.push(`The page at Offset ${interval.offset} returned ${records.length} records for Limit ${interval.count}; the extra ${records.length - interval.count} were dropped to avoid duplicates.`);
+      notes.push(
+        `The page at Offset ${interval.offset} returned ${records.length} records for Limit ${interval.count}; the extra ${records.length - interval.count} were dropped to avoid duplicates.`,
+      );
     } else if (expectFull && records.length < interval.count) {
       inconsistent = true;
-      notes.push(records.length === 0
-        ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${total}; records ${interval.offset}-${interval.offset + interval.count - 1} are missing.`
-        : `The page at Offset ${interval.offset} returned ${records.length} records where ${interval.count} were promised; records ${interval.offset + records.length}-${interval.offset + interval.count - 1} are missing.`);
+      notes.push(
+        records.length === 0
+          ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${total}; records ${interval.offset}-${interval.offset + interval.count - 1} are missing.`
+          : `The page at Offset ${interval.offset} returned ${records.length} records where ${interval.count} were promised; records ${interval.offset + records.length}-${interval.offset + interval.count - 1} are missing.`,
+      );
     }
     pages.push({ offset: interval.offset, records: kept.map((r) => decodeDatesInPlace(r)) });
     fetched += kept.length;
@@ -108,7 +126,10 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
 
   // 1. The first missing page reveals TotalRecords (for continue_report: the current one).
   const firstOffset = firstGapStart(held);
-  const first: Interval = { offset: firstOffset, count: Math.min(req.pageSize, budget, firstGapLength(held, req.held?.totalRecords ?? null)) };
+  const first: Interval = {
+    offset: firstOffset,
+    count: Math.min(req.pageSize, budget, firstGapLength(held, req.held?.totalRecords ?? null)),
+  };
   const page0 = await get(first);
   let total = page0.totalRecords;
   // A transaction without paging answers everything at once; so does a service that ignores
@@ -118,7 +139,9 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   if (whole) total = page0.records.length;
   if (req.held?.totalRecords != null && total !== null && total !== req.held.totalRecords) {
     inconsistent = true;
-    notes.push(`TotalRecords changed from ${req.held.totalRecords} (when the result was first fetched) to ${total}: the data changed in between; run the report again for a consistent snapshot.`);
+    notes.push(
+      `TotalRecords changed from ${req.held.totalRecords} (when the result was first fetched) to ${total}: the data changed in between; run the report again for a consistent snapshot.`,
+    );
   }
   progressTotal = total === null ? first.count : Math.min(total - coveredCount(held, total), budget);
   if (whole) {
@@ -151,7 +174,9 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
         const key = firstKey(page.records);
         if (key !== undefined && key === previousFirst) {
           inconsistent = true;
-          notes.push(`The page at Offset ${interval.offset} repeated the previous page's records: the service seems to ignore Offset, so only the first ${fetched} records were kept.`);
+          notes.push(
+            `The page at Offset ${interval.offset} repeated the previous page's records: the service seems to ignore Offset, so only the first ${fetched} records were kept.`,
+          );
           break;
         }
         previousFirst = key;
@@ -165,7 +190,10 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
       }
     }
     if (last.count < last.limit && failures.length === 0) total = firstOffset + fetched;
-    else if (failures.length === 0 && !inconsistent) notes.push(`The service sent no TotalRecords; ${fetched} records were fetched, the cap of ${req.maxRecords} was reached and more may exist.`);
+    else if (failures.length === 0 && !inconsistent)
+      notes.push(
+        `The service sent no TotalRecords; ${fetched} records were fetched, the cap of ${req.maxRecords} was reached and more may exist.`,
+      );
   } else {
     // 2. Every other missing range, concurrently, up to the cap.
     // The whole window page 0 asked for counts as covered: a short page 0 was noted as missing
@@ -180,19 +208,23 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
         budget -= count;
       }
     }
-    await Promise.all(plan.map(async (interval) => {
-      try {
-        const page = await get(interval);
-        if (page.totalRecords !== null && page.totalRecords !== total && !inconsistent) {
-          inconsistent = true;
-          notes.push(`TotalRecords changed from ${total} to ${page.totalRecords} between pages: the data changed while it was read, so records may be missing or repeated; run the report again.`);
+    await Promise.all(
+      plan.map(async (interval) => {
+        try {
+          const page = await get(interval);
+          if (page.totalRecords !== null && page.totalRecords !== total && !inconsistent) {
+            inconsistent = true;
+            notes.push(
+              `TotalRecords changed from ${total} to ${page.totalRecords} between pages: the data changed while it was read, so records may be missing or repeated; run the report again.`,
+            );
+          }
+          accept(interval, page.records, total, true);
+        } catch (err) {
+          if (isCancel(err)) throw err;
+          failures.push({ interval, error: err as ReportsError });
         }
-        accept(interval, page.records, total, true);
-      } catch (err) {
-        if (isCancel(err)) throw err;
-        failures.push({ interval, error: err as ReportsError });
-      }
-    }));
+      }),
+    );
   }
   if (signal.aborted) throw cancelledError(signal);
 
@@ -201,7 +233,9 @@ async function walk(client: UpstreamClient, req: FetchRequest, deadline: number,
   const nowHeld = mergeIntervals([...held, ...pages.map((p) => ({ offset: p.offset, count: p.records.length }))]);
   const missing = total === null ? null : total - coveredCount(nowHeld, total);
   if (missing !== null && missing > 0 && failures.length === 0 && !inconsistent) {
-    notes.push(`Fetched ${coveredCount(nowHeld, total!)} of ${total} records: the cap of ${req.maxRecords} records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${missing}; or narrow the filters.`);
+    notes.push(
+      `Fetched ${coveredCount(nowHeld, total!)} of ${total} records: the cap of ${req.maxRecords} records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${missing}; or narrow the filters.`,
+    );
   }
   return {
     pages,
@@ -224,7 +258,9 @@ function describeFailures(failures: Array<{ interval: Interval; error: ReportsEr
   if (!failures.length) return [];
   const byMessage = new Map<string, Interval[]>();
   for (const f of failures) {
-    const key = f.error.message.includes('REPORTS_CALL_BUDGET_MS') ? `The time budget of ${budgetMs} ms (REPORTS_CALL_BUDGET_MS) ran out` : f.error.message;
+    const key = f.error.message.includes('REPORTS_CALL_BUDGET_MS')
+      ? `The time budget of ${budgetMs} ms (REPORTS_CALL_BUDGET_MS) ran out`
+      : f.error.message;
     byMessage.set(key, [...(byMessage.get(key) ?? []), f.interval]);
   }
   const lines = [...byMessage].map(([message, intervals]) => {

@@ -108,7 +108,7 @@ function decodeValue(value: unknown): unknown {
   }
   const out: Record<string, unknown> = {};
   for (const key in value) {
-    if (Object.prototype.hasOwnProperty.call(value, key)) out[key] = decodeValue((value as Record<string, unknown>)[key]);
+    if (Object.hasOwn(value, key)) out[key] = decodeValue((value as Record<string, unknown>)[key]);
   }
   return out;
 }

@@ -5,13 +5,7 @@ import { createHmac } from 'node:crypto';
  * base64(HMAC-SHA256(key, METHOD + URL + CONTENT-TYPE + DATE)), no separators.
  * Pure: the caller supplies the date, so a fixed clock gives a fixed signature.
  */
-export function signRequest(
-  method: string,
-  url: string,
-  contentType: string,
-  date: string,
-  key: string,
-): string {
+export function signRequest(method: string, url: string, contentType: string, date: string, key: string): string {
   return createHmac('sha256', key)
     .update(method.toUpperCase() + url + contentType + date, 'utf8')
     .digest('base64');

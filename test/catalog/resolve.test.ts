@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDate, resolveInput, type ResolveContext } from '../../src/catalog/resolve.js';
+import { type ResolveContext, resolveDate, resolveInput } from '../../src/catalog/resolve.js';
 import { findTransaction } from '../../src/catalog/transactions.js';
 import { thrown } from '../helpers/thrown.js';
 
@@ -8,7 +8,6 @@ const def = (tool: string) => findTransaction(tool)!;
 /** 05:00 UTC on 1 March 2026: 18:00 on 1 March in Auckland, 21:00 on 28 February in Los Angeles. */
 const NOW = new Date('2026-03-01T05:00:00Z');
 const UTC: ResolveContext = { timeZone: 'UTC', now: NOW };
-
 
 describe('resolveDate', () => {
   it('resolves today in the configured zone', () => {
@@ -22,7 +21,9 @@ describe('resolveDate', () => {
     expect(resolveDate('today-1', { timeZone: 'America/Los_Angeles', now: NOW })).toBe('20260227');
     expect(resolveDate('today-1', { timeZone: 'UTC', now: new Date('2024-03-01T12:00:00Z') })).toBe('20240229');
     // 05:00 UTC on 1 January 2026 is still 31 December in Los Angeles.
-    expect(resolveDate('today-1', { timeZone: 'Europe/London', now: new Date('2026-01-01T05:00:00Z') })).toBe('20251231');
+    expect(resolveDate('today-1', { timeZone: 'Europe/London', now: new Date('2026-01-01T05:00:00Z') })).toBe(
+      '20251231',
+    );
     expect(resolveDate('today-1', { timeZone: 'America/Los_Angeles', now: new Date('2026-01-01T05:00:00Z') })).toBe(
       '20251230',
     );
@@ -61,12 +62,20 @@ describe('resolveInput', () => {
       { UserName: 'a@b.c', DateEnd: 'today', DateSearchType: 'C', DateStart: '2026-02-01', SegmentType: 'CAR' },
       { timeZone: 'America/Los_Angeles', now: NOW },
     );
-    expect(query).toEqual({ SegmentType: 'CAR', DateStart: '20260201', DateEnd: '20260228', DateSearchType: 'C', UserName: 'a@b.c' });
+    expect(query).toEqual({
+      SegmentType: 'CAR',
+      DateStart: '20260201',
+      DateEnd: '20260228',
+      DateSearchType: 'C',
+      UserName: 'a@b.c',
+    });
     expect(Object.keys(query)).toEqual(['SegmentType', 'DateStart', 'DateEnd', 'DateSearchType', 'UserName']);
   });
 
   it('refuses a date that is not real, naming the parameter', () => {
-    const err = thrown(() => resolveInput(def('car_segments_by_date'), { DateStart: '2026-02-30', DateEnd: 'today' }, UTC));
+    const err = thrown(() =>
+      resolveInput(def('car_segments_by_date'), { DateStart: '2026-02-30', DateEnd: 'today' }, UTC),
+    );
     expect(err.kind).toBe('invalid_input');
     expect(err.details.param).toBe('DateStart');
     expect(err.message).toBe("DateStart: '2026-02-30' is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N");
@@ -74,7 +83,8 @@ describe('resolveInput', () => {
 
   it('refuses an end before its start, naming both', () => {
     expect(
-      thrown(() => resolveInput(def('car_segments_by_date'), { DateStart: '20260310', DateEnd: '2026-03-01' }, UTC)).message,
+      thrown(() => resolveInput(def('car_segments_by_date'), { DateStart: '20260310', DateEnd: '2026-03-01' }, UTC))
+        .message,
     ).toBe("DateEnd: '2026-03-01' (20260301) is before DateStart '20260310'; DateEnd must be on or after DateStart");
     const err = thrown(() =>
       resolveInput(def('ticket_coupons_issued'), { IssueDateStart: 'today', IssueDateEnd: 'today-3' }, UTC),
@@ -93,7 +103,9 @@ describe('resolveInput', () => {
       expect(thrown(() => resolveInput(def(tool), args, UTC)).details.param).toBe(`${prefix}End`);
     }
     // The same day, or only one end given, is fine.
-    expect(resolveInput(def('car_segments_by_date'), { DateStart: 'today', DateEnd: '20260301' }, UTC).query).toMatchObject({
+    expect(
+      resolveInput(def('car_segments_by_date'), { DateStart: 'today', DateEnd: '20260301' }, UTC).query,
+    ).toMatchObject({
       DateStart: '20260301',
       DateEnd: '20260301',
     });
@@ -106,14 +118,21 @@ describe('resolveInput', () => {
     expect(thrown(() => resolveInput(def('car_segments_by_date'), { DateStart: 'today' }, UTC)).message).toBe(
       'DateEnd: missing; required, use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N',
     );
-    expect(thrown(() => resolveInput(def('pnr_segments'), { RecordLocator: '  ' }, UTC)).details.param).toBe('RecordLocator');
+    expect(thrown(() => resolveInput(def('pnr_segments'), { RecordLocator: '  ' }, UTC)).details.param).toBe(
+      'RecordLocator',
+    );
   });
 
   it('joins lists, trimming and dropping empty items, and checks a fixed vocabulary', () => {
     expect(
       resolveInput(
         def('hotel_segments'),
-        { Account: ' A1, ,B2 ', OwningAgencyLocationID: ['P1', 'P2,P3 '], CustomField: '', OwningAgencyCountryCode: [] },
+        {
+          Account: ' A1, ,B2 ',
+          OwningAgencyLocationID: ['P1', 'P2,P3 '],
+          CustomField: '',
+          OwningAgencyCountryCode: [],
+        },
         UTC,
       ).query,
     ).toEqual({ Account: 'A1,B2', OwningAgencyLocationID: 'P1,P2,P3' });
@@ -131,7 +150,12 @@ describe('resolveInput', () => {
       { DistributorID: 42, IncludeItinerary: false, ItineraryFormatting: '1', PlatingCarrier: ' BA ' },
       UTC,
     );
-    expect(query).toEqual({ DistributorID: '42', PlatingCarrier: 'BA', IncludeItinerary: 'false', ItineraryFormatting: '1' });
+    expect(query).toEqual({
+      DistributorID: '42',
+      PlatingCarrier: 'BA',
+      IncludeItinerary: 'false',
+      ItineraryFormatting: '1',
+    });
     expect(resolveInput(def('partner_forwarding_logs'), { IsSuccess: true }, UTC).query).toEqual({ IsSuccess: 'true' });
     expect(thrown(() => resolveInput(def('hotel_segments'), { IsGDS: 1 }, UTC)).message).toBe(
       "IsGDS: 1 (number) is not allowed; use one of: '0', '1'",
@@ -147,7 +171,8 @@ describe('resolveInput', () => {
       OwningCompanyCode: 'ACME,GLOBEX',
     });
     expect(
-      resolveInput(def('car_segments_by_date'), { ...args, OwningCompanyCode: ['acme'] }, pinned).query.OwningCompanyCode,
+      resolveInput(def('car_segments_by_date'), { ...args, OwningCompanyCode: ['acme'] }, pinned).query
+        .OwningCompanyCode,
     ).toBe('ACME');
     const err = thrown(() =>
       resolveInput(def('car_segments_by_date'), { ...args, OwningCompanyCode: 'ACME,INITECH,UMBRELLA' }, pinned),
@@ -160,17 +185,18 @@ describe('resolveInput', () => {
     // A transaction without the parameter gets nothing added.
     expect(resolveInput(def('qlog_forward'), {}, pinned).query).toEqual({});
     // Without a pin, codes pass as given.
-    expect(resolveInput(def('car_segments_by_date'), { ...args, OwningCompanyCode: 'X' }, UTC).query.OwningCompanyCode).toBe(
-      'X',
-    );
+    expect(
+      resolveInput(def('car_segments_by_date'), { ...args, OwningCompanyCode: 'X' }, UTC).query.OwningCompanyCode,
+    ).toBe('X');
     // A free-form OwningCompanyCode cannot widen the pinned scope.
     expect(
-      thrown(() => resolveInput(def('find_bookings'), { parameters: { OwningCompanyCode: 'INITECH' } }, pinned)).message,
+      thrown(() => resolveInput(def('find_bookings'), { parameters: { OwningCompanyCode: 'INITECH' } }, pinned))
+        .message,
     ).toMatch(/^OwningCompanyCode: 'INITECH' is outside the configured company scope/);
     // Free-form dates are checked like named ones.
-    expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { PNRCreationDate: '20269999' } }, UTC)).message).toBe(
-      "parameters.PNRCreationDate: '20269999' is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N",
-    );
+    expect(
+      thrown(() => resolveInput(def('find_bookings'), { parameters: { PNRCreationDate: '20269999' } }, UTC)).message,
+    ).toBe("parameters.PNRCreationDate: '20269999' is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N");
     // ...and is sent by default on the free-form tools as on the others.
     expect(resolveInput(def('find_bookings'), {}, pinned).query).toEqual({ OwningCompanyCode: 'ACME,GLOBEX' });
     expect(resolveInput(def('find_bookings'), { parameters: { RecordLocator: 'ABC123' } }, pinned).query).toEqual({
@@ -192,7 +218,9 @@ describe('resolveInput', () => {
       Username: 'me@agency.example',
       DateStart: '20260301',
     });
-    expect(resolveInput(def('hotel_segment_counts_per_location'), {}, ctx).query).toEqual({ UserName: 'me@agency.example' });
+    expect(resolveInput(def('hotel_segment_counts_per_location'), {}, ctx).query).toEqual({
+      UserName: 'me@agency.example',
+    });
     expect(resolveInput(def('booking_details'), {}, ctx).query).toEqual({ UserName: 'me@agency.example' });
     expect(resolveInput(def('qlog_forward'), {}, ctx).query).toEqual({});
     expect(resolveInput(def('find_bookings'), {}, ctx).query).toEqual({});
@@ -204,16 +232,24 @@ describe('resolveInput', () => {
       { parameters: { RecordLocator: 'ABC123', Count: 3, Exact: true, CreationDate: 'today-1', Ref: '20260101' } },
       UTC,
     );
-    expect(query).toEqual({ RecordLocator: 'ABC123', Count: '3', Exact: 'true', CreationDate: '20260228', Ref: '20260101' });
+    expect(query).toEqual({
+      RecordLocator: 'ABC123',
+      Count: '3',
+      Exact: 'true',
+      CreationDate: '20260228',
+      Ref: '20260101',
+    });
     expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { Offset: 100 } }, UTC)).message).toBe(
       'parameters.Offset: 100 (number) is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records',
     );
     for (const key of ['limit', 'TotalRecords', 'format', 'callback']) {
-      expect(thrown(() => resolveInput(def('tickets_issued_by_number'), { parameters: { [key]: 'x' } }, UTC)).details.param).toBe(
-        `parameters.${key}`,
-      );
+      expect(
+        thrown(() => resolveInput(def('tickets_issued_by_number'), { parameters: { [key]: 'x' } }, UTC)).details.param,
+      ).toBe(`parameters.${key}`);
     }
-    expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { 'Record-Locator': 'A' } }, UTC)).message).toBe(
+    expect(
+      thrown(() => resolveInput(def('find_bookings'), { parameters: { 'Record-Locator': 'A' } }, UTC)).message,
+    ).toBe(
       "parameters.Record-Locator: 'Record-Locator' is not a parameter name; use letters and digits, as the service spells it",
     );
     expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { Count: Number.NaN } }, UTC)).message).toBe(
@@ -223,7 +259,11 @@ describe('resolveInput', () => {
 
   it('returns the controls and refuses keys the tool does not take', () => {
     expect(
-      resolveInput(def('qlog_forward'), { maxRecords: 10, fields: ['RecordLocator', ' LogDate ', 'RecordLocator'], rowLimit: 5 }, UTC),
+      resolveInput(
+        def('qlog_forward'),
+        { maxRecords: 10, fields: ['RecordLocator', ' LogDate ', 'RecordLocator'], rowLimit: 5 },
+        UTC,
+      ),
     ).toEqual({ query: {}, controls: { maxRecords: 10, fields: ['RecordLocator', 'LogDate'], rowLimit: 5 } });
     expect(resolveInput(def('qlog_forward'), {}, UTC).controls).toEqual({});
     const err = thrown(() => resolveInput(def('qlog_forward'), { Limit: '10' }, UTC));

@@ -32,15 +32,15 @@ describe('input schema messages name the parameter, the value and what is expect
     expect(issues('ticket_coupons_by_status_code', { DateStart: 'today', DateEnd: 'today', DateTracker: 'I' })).toEqual(
       ["CouponCodeGroup: missing; required, use text: Coupon status, e.g. OPEN, USED or 'ALL OPEN' at CouponCodeGroup"],
     );
-    expect(issues('ticket_coupons_by_status_code', { DateStart: 'today', DateEnd: 'today', CouponCodeGroup: 'OPEN' })).toEqual(
-      ["DateTracker: missing; required, use one of: 'I', 'T', 'E' at DateTracker"],
-    );
+    expect(
+      issues('ticket_coupons_by_status_code', { DateStart: 'today', DateEnd: 'today', CouponCodeGroup: 'OPEN' }),
+    ).toEqual(["DateTracker: missing; required, use one of: 'I', 'T', 'E' at DateTracker"]);
   });
 
   it('lists, integers, booleans, enums, strings', () => {
     expect(issues('hotel_segments', { Account: 5, IsPassive: 1, DateSearchType: 'X', CityCode: 7 })).toEqual([
       'Account: 5 (number) is not a list; use a comma-separated string or an array of strings at Account',
-      "CityCode: 7 (number) is not a string; use text: 3-letter city code at CityCode",
+      'CityCode: 7 (number) is not a string; use text: 3-letter city code at CityCode',
       "DateSearchType: 'X' is not allowed; use one of: 'A', 'C', 'S' at DateSearchType",
       "IsPassive: 1 (number) is not allowed; use one of: '0', '1' at IsPassive",
     ]);
@@ -89,7 +89,9 @@ describe('input schema messages name the parameter, the value and what is expect
     expect(issues('app_users_activity', { UserName: 'a@b.c', Offset: '0' })).toEqual([
       "unknown parameters 'UserName' (did you mean Username?), 'Offset'; accepted: Username, DateStart, DateEnd, ExcludeFrequentNonReportActivities, ExcludeEmailSubscriptions, User, maxRecords, fields, rowLimit",
     ]);
-    expect(issues('qlog_forward', { OwningCompanyCode: 'X' })[0]).toMatch(/^unknown parameter 'OwningCompanyCode'; accepted: CompanyID/);
+    expect(issues('qlog_forward', { OwningCompanyCode: 'X' })[0]).toMatch(
+      /^unknown parameter 'OwningCompanyCode'; accepted: CompanyID/,
+    );
   });
 
   it('accepts good input, lists as a comma string or an array', () => {

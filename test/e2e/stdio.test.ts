@@ -4,25 +4,43 @@
  * stdin, to check that stdout carries nothing but the protocol and that it exits cleanly.
  * `npm test` builds before vitest runs.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
 /** CONTRACT.md section 4: the 22 report tools, then the three of our own. */
 const TOOLS = [
-  'booking_details', 'find_bookings', 'car_segments_by_date', 'air_segments_by_date', 'pnr_segments',
-  'ticket_coupons_by_status_code', 'tickets_issued_by_number', 'check_failed_submissions', 'qlog_forward',
-  'qc_comments_for_consultant', 'distributor_bookings_by_airline_class', 'hotel_segments', 'passenger_arrivals',
-  'partner_forwarding_logs', 'passenger_locations_by_routing', 'problematic_segments', 'bookings_with_active_segments',
-  'passenger_air_segments_with_max_traveller_flag', 'ticket_coupons_issued', 'app_users_activity',
-  'hotel_segment_counts_per_location', 'car_segment_counts_per_account_by_vendor',
-  'query_report', 'continue_report', 'diagnose_connection',
+  'booking_details',
+  'find_bookings',
+  'car_segments_by_date',
+  'air_segments_by_date',
+  'pnr_segments',
+  'ticket_coupons_by_status_code',
+  'tickets_issued_by_number',
+  'check_failed_submissions',
+  'qlog_forward',
+  'qc_comments_for_consultant',
+  'distributor_bookings_by_airline_class',
+  'hotel_segments',
+  'passenger_arrivals',
+  'partner_forwarding_logs',
+  'passenger_locations_by_routing',
+  'problematic_segments',
+  'bookings_with_active_segments',
+  'passenger_air_segments_with_max_traveller_flag',
+  'ticket_coupons_issued',
+  'app_users_activity',
+  'hotel_segment_counts_per_location',
+  'car_segment_counts_per_account_by_vendor',
+  'query_report',
+  'continue_report',
+  'diagnose_connection',
 ];
 
 /** The test's own environment without any REPORTS_* setting, plus the given ones. */
@@ -117,7 +135,10 @@ describe('the built server through the SDK client over stdio', () => {
       arguments: { resultId: out.resultId, groupBy: ['Account'], aggregates: [{ fn: 'count' }], limit: 1000 },
     })) as CallToolResult;
     expect(q.isError).toBeFalsy();
-    const groups = (q.structuredContent as { matched: number; groups: Array<{ key: { Account: string }; count: number }> });
+    const groups = q.structuredContent as {
+      matched: number;
+      groups: Array<{ key: { Account: string }; count: number }>;
+    };
     expect(groups.matched).toBe(fetched);
     expect(groups.groups.reduce((n, g) => n + g.count, 0)).toBe(fetched);
     const read = await client.readResource({ uri: String(out.resourceUri) });
@@ -174,7 +195,8 @@ function start(args: string[], extraEnv: Record<string, string>): Raw {
     async response(id, ms = 10_000) {
       let found: Record<string, unknown> | undefined;
       const ok = await until(() => !!(found = messages().find((m) => m?.id === id)), ms);
-      if (!ok) throw new Error(`no response ${id} within ${ms} ms; stdout: ${out.slice(-500)} stderr: ${err.slice(-500)}`);
+      if (!ok)
+        throw new Error(`no response ${id} within ${ms} ms; stdout: ${out.slice(-500)} stderr: ${err.slice(-500)}`);
       return found!;
     },
     send(message) {
@@ -183,7 +205,10 @@ function start(args: string[], extraEnv: Record<string, string>): Raw {
     async exit(ms = 5_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`process ${child.pid} still running after ${ms} ms; stderr: ${err.slice(-500)}`)), ms);
+        timer = setTimeout(
+          () => reject(new Error(`process ${child.pid} still running after ${ms} ms; stderr: ${err.slice(-500)}`)),
+          ms,
+        );
       });
       try {
         return await Promise.race([exited, timeout]);
@@ -194,7 +219,16 @@ function start(args: string[], extraEnv: Record<string, string>): Raw {
   };
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-e2e', version: '1.0.0' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'raw-e2e', version: '1.0.0' },
+  },
+};
 
 /** Every stdout line is one JSON-RPC 2.0 message, and nothing else is written there. */
 function expectOnlyJsonRpc(stdout: string): Array<Record<string, unknown>> {
@@ -217,20 +251,42 @@ describe('the built server on raw stdio pipes', () => {
   it('answers JSON-RPC lines with JSON-RPC lines only, and exits 0 when stdin closes', async () => {
     const p = start(['--demo'], { REPORTS_DEMO: 'true' });
     p.send(initialize);
-    const init = (await p.response(1)).result as { protocolVersion: string; serverInfo: { name: string }; instructions: string };
+    const init = (await p.response(1)).result as {
+      protocolVersion: string;
+      serverInfo: { name: string };
+      instructions: string;
+    };
     expect(init.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(init.serverInfo.name).toBe('travel-reports-mcp');
     expect(init.instructions).toMatch(/synthetic/);
     p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-    p.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ticket_coupons_by_status_code', arguments: { DateStart: 'today-60', DateEnd: 'today', CouponCodeGroup: 'ALL', DateTracker: 'I' } } });
-    p.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'query_report', arguments: { resultId: 'r_unknown' } } });
+    p.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'ticket_coupons_by_status_code',
+        arguments: { DateStart: 'today-60', DateEnd: 'today', CouponCodeGroup: 'ALL', DateTracker: 'I' },
+      },
+    });
+    p.send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'query_report', arguments: { resultId: 'r_unknown' } },
+    });
 
     const list = (await p.response(2)).result as { tools: Array<{ name: string }> };
     expect(list.tools.map((t) => t.name)).toEqual(TOOLS);
     const call = (await p.response(3)).result as CallToolResult;
     expect(call.isError).toBeFalsy();
-    const sc = call.structuredContent as { source: string; complete: boolean; fetchedRecords: number; totalRecords: number };
+    const sc = call.structuredContent as {
+      source: string;
+      complete: boolean;
+      fetchedRecords: number;
+      totalRecords: number;
+    };
     expect(sc.source).toBe('demo');
     expect(sc.complete).toBe(true);
     expect(sc.fetchedRecords).toBeGreaterThan(0);
@@ -243,7 +299,12 @@ describe('the built server on raw stdio pipes', () => {
     expect(await p.exit()).toEqual({ code: 0, signal: null });
     const messages = expectOnlyJsonRpc(p.stdout());
     // One response per request (calls may finish in any order), no duplicates.
-    expect(messages.filter((m) => 'id' in m).map((m) => Number(m.id)).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      messages
+        .filter((m) => 'id' in m)
+        .map((m) => Number(m.id))
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     // Logs go to stderr, never stdout.
     expect(p.stderr()).toContain('ready on stdio (demo)');
   });
@@ -264,7 +325,10 @@ describe('the built server on raw stdio pipes', () => {
     expect(signal).toBeNull();
     expect(code).not.toBe(0);
     expect(p.stdout()).toBe('');
-    const lines = p.stderr().split('\n').filter((l) => l.trim() !== '');
+    const lines = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     expect(lines.length, p.stderr()).toBe(1);
     expect(lines[0]).toContain('REPORTS_PAGE_SIZE');
     expect(lines[0]).toContain("'abc'");

@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/server/runtime.js';
-import { createServer } from '../../src/server/create-server.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { SandboxOptions } from '../../src/sandbox/service.js';
+import { createServer } from '../../src/server/create-server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 
 export interface InProcess {
   client: Client;
@@ -18,10 +18,16 @@ export interface InProcess {
  * The server in demo mode, driven through a real SDK Client over an in-memory transport
  * pair. `env` overrides configuration as the environment would (REPORTS_PAGE_SIZE, ...).
  */
-export async function startInProcess(opts: { env?: Record<string, string>; sandbox?: SandboxOptions; now?: () => Date } = {}): Promise<InProcess> {
+export async function startInProcess(
+  opts: { env?: Record<string, string>; sandbox?: SandboxOptions; now?: () => Date } = {},
+): Promise<InProcess> {
   const config: Config = loadConfig({ REPORTS_DEMO: 'true', REPORTS_TIMEZONE: 'UTC', ...opts.env }).config;
   const logs: string[] = [];
-  const rt = await createRuntime(config, { log: (l) => logs.push(l), sandbox: { dataNow: new Date('2026-11-15T00:00:00Z'), ...opts.sandbox }, now: opts.now });
+  const rt = await createRuntime(config, {
+    log: (l) => logs.push(l),
+    sandbox: { dataNow: new Date('2026-11-15T00:00:00Z'), ...opts.sandbox },
+    now: opts.now,
+  });
   const server = createServer(rt);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test-client', version: '1.0.0' });
@@ -40,5 +46,8 @@ export async function startInProcess(opts: { env?: Record<string, string>; sandb
 }
 
 export function textOf(result: CallToolResult): string {
-  return result.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+  return result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 }

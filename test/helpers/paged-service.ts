@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { signRequest } from '../../src/upstream/sign.js';
 
@@ -73,7 +73,8 @@ export async function startPagedService(opts: {
       url,
       offset: Number(q.get('Offset') ?? 0),
       limit: Number(q.get('Limit') ?? 100),
-      signatureOk: req.headers['x-service-api-signature'] === expected && req.headers['x-service-api-username'] === username,
+      signatureOk:
+        req.headers['x-service-api-signature'] === expected && req.headers['x-service-api-username'] === username,
       headers: req.headers,
       at: Date.now(),
     };
@@ -110,7 +111,12 @@ export async function startPagedService(opts: {
     }
     if (!seen.signatureOk) {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ResponseMetadata: { Success: false }, ResponseError: { ErrorCode: 'Unauthorized', Message: 'Invalid signature', StatusCode: '401' } }));
+      res.end(
+        JSON.stringify({
+          ResponseMetadata: { Success: false },
+          ResponseError: { ErrorCode: 'Unauthorized', Message: 'Invalid signature', StatusCode: '401' },
+        }),
+      );
       return;
     }
     const total = fault && 'total' in fault ? fault.total : opts.total;
@@ -120,8 +126,19 @@ export async function startPagedService(opts: {
     if (fault && 'records' in fault) records = records.slice(0, fault.records);
     const body = {
       ResponseMetadata: {
-        Success: true, HasCache: false, HasPaging: !opts.noPaging,
-        ...(opts.noPaging ? {} : { PagingMetadata: { Offset: String(seen.offset), Limit: String(seen.limit), TotalRecords: total, ResponseRecords: records.length } }),
+        Success: true,
+        HasCache: false,
+        HasPaging: !opts.noPaging,
+        ...(opts.noPaging
+          ? {}
+          : {
+              PagingMetadata: {
+                Offset: String(seen.offset),
+                Limit: String(seen.limit),
+                TotalRecords: total,
+                ResponseRecords: records.length,
+              },
+            }),
       },
       ResponseReport: opts.envelope === 'item' ? { Item: records } : records,
     };
@@ -147,10 +164,11 @@ export async function startPagedService(opts: {
     get inFlight() {
       return state.inFlight;
     },
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -3,14 +3,16 @@
  * text names the parameter, the value received and what is expected; upstream failures are
  * isError results too, never crashes, and never carry the API key.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FaultKind } from '../../src/sandbox/service.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 const PINNED = 'TRV2';
 const DAY_MS = 86_400_000;
-const ymd = (offset = 0) => new Date((Math.floor(Date.now() / DAY_MS) + offset) * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '');
+const ymd = (offset = 0) =>
+  new Date((Math.floor(Date.now() / DAY_MS) + offset) * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '');
 const NOTHING_SENT = 'Nothing was sent to the service; correct the argument and call again.';
 const SCHEMA = (tool: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `;
 const AIR_ACCEPTED = 'DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit';
@@ -41,82 +43,98 @@ describe('invalid arguments: exact messages, nothing sent', () => {
   const cases: Array<[string, string, Record<string, unknown>, string]> = [
     [
       'DateStart that is not a real date',
-      'air_segments_by_date', { DateStart: '2026-02-30', DateEnd: '20260305' },
+      'air_segments_by_date',
+      { DateStart: '2026-02-30', DateEnd: '20260305' },
       `Invalid argument for air_segments_by_date: DateStart: '2026-02-30' is not a real date; use YYYYMMDD, YYYY-MM-DD or today-N. ${NOTHING_SENT}`,
     ],
     [
       'DateEnd before DateStart',
-      'air_segments_by_date', { DateStart: '20261110', DateEnd: '20261101' },
+      'air_segments_by_date',
+      { DateStart: '20261110', DateEnd: '20261101' },
       `Invalid argument for air_segments_by_date: DateEnd: '20261101' is before DateStart '20261110'; DateEnd must be on or after DateStart. ${NOTHING_SENT}`,
     ],
     [
       'an unknown parameter',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', Foo: 1 },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', Foo: 1 },
       `${SCHEMA('air_segments_by_date')}unknown parameter 'Foo'; accepted: ${AIR_ACCEPTED}`,
     ],
     [
       'a parameter in the wrong case',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', datesearchtype: 'T' },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', datesearchtype: 'T' },
       `${SCHEMA('air_segments_by_date')}unknown parameter 'datesearchtype' (did you mean DateSearchType?); accepted: ${AIR_ACCEPTED}`,
     ],
     [
       'a number for a date',
-      'air_segments_by_date', { DateStart: 20261101, DateEnd: '20261110' },
+      'air_segments_by_date',
+      { DateStart: 20261101, DateEnd: '20261110' },
       `${SCHEMA('air_segments_by_date')}DateStart: 20261101 (number) is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N at DateStart`,
     ],
     [
       'a string for a boolean',
-      'partner_forwarding_logs', { IsSuccess: 'false' },
+      'partner_forwarding_logs',
+      { IsSuccess: 'false' },
       `${SCHEMA('partner_forwarding_logs')}IsSuccess: 'false' is not a boolean; use true or false at IsSuccess`,
     ],
     [
       'a fraction for an integer',
-      'booking_details', { ServiceRef: 1.5 },
+      'booking_details',
+      { ServiceRef: 1.5 },
       `${SCHEMA('booking_details')}ServiceRef: 1.5 (number) is not an integer; use a whole number, unquoted at ServiceRef`,
     ],
     [
       'a date in no accepted form',
-      'air_segments_by_date', { DateStart: 'soon', DateEnd: '20261110' },
+      'air_segments_by_date',
+      { DateStart: 'soon', DateEnd: '20261110' },
       `${SCHEMA('air_segments_by_date')}DateStart: 'soon' is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N at DateStart`,
     ],
     [
       'a DateSearchType letter other than T or C',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', DateSearchType: 'X' },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', DateSearchType: 'X' },
       `${SCHEMA('air_segments_by_date')}DateSearchType: 'X' is not allowed; use one of: 'T', 'C' at DateSearchType`,
     ],
     [
       'DateTracker missing',
-      'ticket_coupons_by_status_code', { DateStart: '20261101', DateEnd: '20261110', CouponCodeGroup: 'OPEN' },
+      'ticket_coupons_by_status_code',
+      { DateStart: '20261101', DateEnd: '20261110', CouponCodeGroup: 'OPEN' },
       `${SCHEMA('ticket_coupons_by_status_code')}DateTracker: missing; required, use one of: 'I', 'T', 'E' at DateTracker`,
     ],
     [
       'a company code outside the pinned scope',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', OwningCompanyCode: 'GLB1' },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', OwningCompanyCode: 'GLB1' },
       `Invalid argument for air_segments_by_date: OwningCompanyCode: 'GLB1' is outside the configured company scope; allowed: ${PINNED} (omit OwningCompanyCode for all of them). ${NOTHING_SENT}`,
     ],
     [
       'maxRecords 0',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', maxRecords: 0 },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', maxRecords: 0 },
       `${SCHEMA('air_segments_by_date')}maxRecords: 0 (number) is not a whole number of at least 1; e.g. 1000 at maxRecords`,
     ],
     [
       'rowLimit below 0',
-      'air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110', rowLimit: -1 },
+      'air_segments_by_date',
+      { DateStart: '20261101', DateEnd: '20261110', rowLimit: -1 },
       `${SCHEMA('air_segments_by_date')}rowLimit: -1 (number) is not a whole number from 0 to 100000; e.g. 50 at rowLimit`,
     ],
     [
       'a LoadOptions section that does not exist',
-      'booking_details', { LoadOptions: 'Passengers,Everything' },
+      'booking_details',
+      { LoadOptions: 'Passengers,Everything' },
       `Invalid argument for booking_details: LoadOptions: 'Everything' is not a known item; use any of: Passengers, Itinerary, DiEntries, Phones, Notepads, VendorRemarks, Tickets, Versions, VendorLocators, CustomFields, Emails, AccountValue, EventDetails, EmailTrails, All. ${NOTHING_SENT}`,
     ],
     [
       'paging parameters in the free-form object',
-      'find_bookings', { parameters: { Offset: 5 } },
+      'find_bookings',
+      { parameters: { Offset: 5 } },
       `Invalid argument for find_bookings: parameters.Offset: 5 (number) is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records. ${NOTHING_SENT}`,
     ],
     [
       'a free-form company code outside the pinned scope',
-      'tickets_issued_by_number', { parameters: { OwningCompanyCode: 'GLB1' } },
+      'tickets_issued_by_number',
+      { parameters: { OwningCompanyCode: 'GLB1' } },
       `Invalid argument for tickets_issued_by_number: OwningCompanyCode: 'GLB1' is outside the configured company scope; allowed: ${PINNED} (omit OwningCompanyCode for all of them). ${NOTHING_SENT}`,
     ],
   ];
@@ -159,7 +177,8 @@ describe('query_report and continue_report refuse what they cannot answer', () =
   });
 
   test('query_report and continue_report with an unknown resultId', async () => {
-    const held = 'Results expire 60 minutes after their last use, and the least recently used are evicted when memory runs short. Run the report again for a new resultId.';
+    const held =
+      'Results expire 60 minutes after their last use, and the least recently used are evicted when memory runs short. Run the report again for a new resultId.';
     expect(await refused(s, 'query_report', { resultId: 'r_doesNotExist' })).toBe(
       `query_report failed (not_found): No result 'r_doesNotExist' is held. ${held}`,
     );

@@ -3,14 +3,32 @@
  * Client talking to the server in demo mode. SPEC_TRANSACTIONS is the hand transcription of
  * spec/interface.md section 4 (independent of src/catalog).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, type InProcess } from '../helpers/mcp.js';
-import { CONTROLS, FREE_FORM, LOAD_OPTIONS_ITEMS, SPEC_BOOLEANS, SPEC_INTEGERS, SPEC_TRANSACTIONS } from '../catalog/spec-params.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  CONTROLS,
+  FREE_FORM,
+  LOAD_OPTIONS_ITEMS,
+  SPEC_BOOLEANS,
+  SPEC_INTEGERS,
+  SPEC_TRANSACTIONS,
+} from '../catalog/spec-params.js';
+import { type InProcess, startInProcess } from '../helpers/mcp.js';
 
 const REPORT_TOOLS = Object.keys(SPEC_TRANSACTIONS);
 const REPORT_OUTPUT_KEYS = [
-  'report', 'source', 'query', 'totalRecords', 'fetchedRecords', 'complete', 'notes', 'resultId', 'resourceUri', 'summary', 'rows',
+  'report',
+  'source',
+  'query',
+  'totalRecords',
+  'fetchedRecords',
+  'complete',
+  'notes',
+  'resultId',
+  'resourceUri',
+  'summary',
+  'rows',
 ];
 /** CONTRACT.md section 4: tokens an assistant pays for the tool definitions. */
 const TOKEN_BUDGET = 10_000;
@@ -80,7 +98,10 @@ describe.each(REPORT_TOOLS)('%s as published', (name) => {
       if (SPEC_BOOLEANS.includes(param)) expect(props[param].type, `${name}.${param}`).toBe('boolean');
     }
     for (const param of spec.lists) {
-      expect(props[param].anyOf?.map((a) => a.type), `${name}.${param}`).toEqual(['string', 'array']);
+      expect(
+        props[param].anyOf?.map((a) => a.type),
+        `${name}.${param}`,
+      ).toEqual(['string', 'array']);
     }
   });
 
@@ -102,14 +123,31 @@ test('LoadOptions of booking_details lists the spec vocabulary in its descriptio
 
 test('query_report, continue_report and diagnose_connection: strict inputs, read-only, their output schemas', () => {
   const query = byName('query_report');
-  expect(Object.keys(input('query_report').properties!)).toEqual(['resultId', 'where', 'groupBy', 'aggregates', 'orderBy', 'fields', 'offset', 'limit']);
+  expect(Object.keys(input('query_report').properties!)).toEqual([
+    'resultId',
+    'where',
+    'groupBy',
+    'aggregates',
+    'orderBy',
+    'fields',
+    'offset',
+    'limit',
+  ]);
   expect(input('query_report').required).toEqual(['resultId']);
   expect(input('query_report').additionalProperties).toBe(false);
   // It answers from held records without calling the service: deliberately not open-world.
   expect(query.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, idempotentHint: true });
-  expect(Object.keys(output('query_report').properties!)).toEqual(
-    ['resultId', 'matched', 'offset', 'limit', 'nextOffset', 'rows', 'groups', 'groupCount', 'notes'],
-  );
+  expect(Object.keys(output('query_report').properties!)).toEqual([
+    'resultId',
+    'matched',
+    'offset',
+    'limit',
+    'nextOffset',
+    'rows',
+    'groups',
+    'groupCount',
+    'notes',
+  ]);
   const ops = input('query_report').properties!.where.items!.properties!.op.enum;
   expect(ops).toEqual(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists']);
   const fns = input('query_report').properties!.aggregates.items!.properties!.fn.enum;
@@ -118,12 +156,20 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   expect(Object.keys(input('continue_report').properties!)).toEqual(['resultId', 'maxRecords', 'rowLimit', 'fields']);
   expect(input('continue_report').required).toEqual(['resultId']);
   expect(input('continue_report').additionalProperties).toBe(false);
-  expect(byName('continue_report').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+  expect(byName('continue_report').annotations).toMatchObject({
+    readOnlyHint: true,
+    openWorldHint: true,
+    idempotentHint: true,
+  });
   expect(Object.keys(output('continue_report').properties!)).toEqual(REPORT_OUTPUT_KEYS);
 
   expect(input('diagnose_connection').properties ?? {}).toEqual({});
   expect(input('diagnose_connection').additionalProperties).toBe(false);
-  expect(byName('diagnose_connection').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+  expect(byName('diagnose_connection').annotations).toMatchObject({
+    readOnlyHint: true,
+    openWorldHint: true,
+    idempotentHint: true,
+  });
   expect(Object.keys(output('diagnose_connection').properties!)).toEqual(['verdict', 'source', 'checks']);
 
   for (const tool of tools) {
@@ -137,7 +183,9 @@ test('token cost of the tool definitions (name, description, inputSchema) is und
   const definitions = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   const tokens = Math.ceil(JSON.stringify(definitions).length / 4);
   const outputTokens = Math.ceil(JSON.stringify(tools.map((t) => t.outputSchema)).length / 4);
-  console.error(`tools/list token cost: ${tokens} tokens for ${tools.length} tool definitions (output schemas apart: ${outputTokens})`);
+  console.error(
+    `tools/list token cost: ${tokens} tokens for ${tools.length} tool definitions (output schemas apart: ${outputTokens})`,
+  );
   expect(tokens).toBeLessThan(TOKEN_BUDGET);
   expect(tokens).toBeGreaterThan(1_000);
 });

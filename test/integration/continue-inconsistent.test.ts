@@ -4,7 +4,7 @@
  * instead of pretending to mend it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 describe('continue_report on a result whose data changed while it was read', () => {
   let s: InProcess;
@@ -20,7 +20,13 @@ describe('continue_report on a result whose data changed while it was read', () 
   it('is incomplete with the TotalRecords note, and continue_report fetches nothing', async () => {
     const args = { DateStart: '20261001', DateEnd: '20261130' };
     const first = await s.call('air_segments_by_date', args);
-    const sc = first.structuredContent as { resultId: string; complete: boolean; notes: string[]; totalRecords: number; fetchedRecords: number };
+    const sc = first.structuredContent as {
+      resultId: string;
+      complete: boolean;
+      notes: string[];
+      totalRecords: number;
+      fetchedRecords: number;
+    };
     expect(sc.complete).toBe(false);
     expect(sc.fetchedRecords).toBe(sc.totalRecords);
     expect(sc.notes).toEqual([

@@ -3,14 +3,25 @@
  * service's), the four prompts, and the result resources (JSON and CSV) through a real
  * SDK Client.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
-interface Check { check: string; ok: boolean; detail: string; fix?: string }
-interface Diagnosis { verdict: 'ok' | 'problem'; source: 'live' | 'demo'; checks: Check[] }
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+interface Diagnosis {
+  verdict: 'ok' | 'problem';
+  source: 'live' | 'demo';
+  checks: Check[];
+}
 
-const CLOCK_FIX = 'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the clocks disagree by minutes.';
+const CLOCK_FIX =
+  'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the clocks disagree by minutes.';
 
 let s: InProcess;
 beforeAll(async () => {
@@ -33,13 +44,21 @@ describe('diagnose_connection', () => {
     expect(d.verdict).toBe('ok');
     expect(d.source).toBe('demo');
     expect(d.checks.map((c) => [c.check, c.ok])).toEqual([
-      ['mode', true], ['settings', true], ['reach the service', true], ['clock', true], ['signed request', true],
+      ['mode', true],
+      ['settings', true],
+      ['reach the service', true],
+      ['clock', true],
+      ['signed request', true],
     ]);
     const byName = Object.fromEntries(d.checks.map((c) => [c.check, c]));
-    expect(byName.mode.detail).toBe('demo mode: the embedded sandbox answers with synthetic data, signed and paged like the real service.');
+    expect(byName.mode.detail).toBe(
+      'demo mode: the embedded sandbox answers with synthetic data, signed and paged like the real service.',
+    );
     expect(byName.settings.detail).toContain('time zone UTC; page size 500; concurrency 4; max records 50000');
     expect(byName.clock.detail).toMatch(/^agrees with the service's \(within [12] s\)$/);
-    expect(byName['signed request'].detail).toMatch(/^accepted; \/AppUsersActivity answered with \d+ records for today$/);
+    expect(byName['signed request'].detail).toMatch(
+      /^accepted; \/AppUsersActivity answered with \d+ records for today$/,
+    );
     // One signed request, really sent and accepted.
     const sent = s.rt.sandbox!.requests.slice(before);
     expect(sent.map((r) => [r.path, r.status])).toEqual([['/AppUsersActivity', 200]]);
@@ -51,7 +70,7 @@ describe('diagnose_connection', () => {
     expect(JSON.stringify(result)).not.toContain(s.rt.sandbox!.key);
   });
 
-  test('the server\'s clock 10 minutes ahead: the service refuses; verdict problem, the clock check says ahead of, with a fix', async () => {
+  test("the server's clock 10 minutes ahead: the service refuses; verdict problem, the clock check says ahead of, with a fix", async () => {
     const skewed = await startInProcess({ now: () => new Date(Date.now() + 600_000) });
     try {
       const result = await skewed.call('diagnose_connection', {});
@@ -59,12 +78,16 @@ describe('diagnose_connection', () => {
       expect(d.verdict).toBe('problem');
       const clock = d.checks.find((c) => c.check === 'clock')!;
       expect(clock.ok).toBe(false);
-      expect(clock.detail).toMatch(/^the local clock is (?:9 min 59 s|10 min [01] s) ahead of the service's \(its Date: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT\)$/);
+      expect(clock.detail).toMatch(
+        /^the local clock is (?:9 min 59 s|10 min [01] s) ahead of the service's \(its Date: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT\)$/,
+      );
       expect(clock.fix).toBe(CLOCK_FIX);
       const signed = d.checks.find((c) => c.check === 'signed request')!;
       expect(signed.ok).toBe(false);
       expect(signed.detail).toContain('(HTTP 401)');
-      expect(signed.detail).toContain('RequestExpired: X-SERVICE-API-DATE is more than 5 minutes ahead of the service clock');
+      expect(signed.detail).toContain(
+        'RequestExpired: X-SERVICE-API-DATE is more than 5 minutes ahead of the service clock',
+      );
       expect(skewed.rt.sandbox!.requests.map((r) => r.status)).toEqual([401]);
 
       const text = textOf(result);
@@ -75,7 +98,9 @@ describe('diagnose_connection', () => {
       // A report call on that server fails the same way and says to correct the clock.
       const report = await skewed.call('air_segments_by_date', { DateStart: 'today-1', DateEnd: 'today' });
       expect(report.isError).toBe(true);
-      expect(textOf(report)).toMatch(/^air_segments_by_date failed \(auth\): The service refused the credentials for \/AirSegmentsByDate \(HTTP 401\)\. .*ahead of the service's .*correct the system clock\./);
+      expect(textOf(report)).toMatch(
+        /^air_segments_by_date failed \(auth\): The service refused the credentials for \/AirSegmentsByDate \(HTTP 401\)\. .*ahead of the service's .*correct the system clock\./,
+      );
       expect(textOf(report)).not.toContain(skewed.rt.sandbox!.key);
     } finally {
       await skewed.close();
@@ -87,10 +112,37 @@ describe('prompts', () => {
   test('prompts/list has the four prompts with their arguments', async () => {
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])])).toEqual([
-      ['open_unused_tickets_review', [['dateStart', false], ['dateEnd', false], ['account', false]]],
-      ['traveller_tracking', [['destination', true], ['dateStart', false], ['dateEnd', false]]],
-      ['problematic_segments_for_pcc', [['pcc', true], ['days', false]]],
-      ['hotel_attachment', [['dateStart', true], ['dateEnd', true], ['account', false]]],
+      [
+        'open_unused_tickets_review',
+        [
+          ['dateStart', false],
+          ['dateEnd', false],
+          ['account', false],
+        ],
+      ],
+      [
+        'traveller_tracking',
+        [
+          ['destination', true],
+          ['dateStart', false],
+          ['dateEnd', false],
+        ],
+      ],
+      [
+        'problematic_segments_for_pcc',
+        [
+          ['pcc', true],
+          ['days', false],
+        ],
+      ],
+      [
+        'hotel_attachment',
+        [
+          ['dateStart', true],
+          ['dateEnd', true],
+          ['account', false],
+        ],
+      ],
     ]);
     for (const p of prompts) {
       expect(p.description!.length).toBeGreaterThan(20);
@@ -100,42 +152,62 @@ describe('prompts', () => {
 
   const cases: Array<[string, Record<string, string>, string[], string[]]> = [
     [
-      'open_unused_tickets_review', { dateStart: 'today-30', dateEnd: 'today+60', account: 'ACME' },
+      'open_unused_tickets_review',
+      { dateStart: 'today-30', dateEnd: 'today+60', account: 'ACME' },
       ['ticket_coupons_by_status_code', 'query_report', 'continue_report'],
-      ['DateStart "today-30"', 'DateEnd "today+60"', 'Account "ACME"', 'for account ACME', 'CouponCodeGroup "OPEN"', 'DateTracker "E"'],
+      [
+        'DateStart "today-30"',
+        'DateEnd "today+60"',
+        'Account "ACME"',
+        'for account ACME',
+        'CouponCodeGroup "OPEN"',
+        'DateTracker "E"',
+      ],
     ],
     [
-      'traveller_tracking', { destination: 'SIN', dateStart: '20261201', dateEnd: '20261207' },
+      'traveller_tracking',
+      { destination: 'SIN', dateStart: '20261201', dateEnd: '20261207' },
       ['passenger_locations_by_routing', 'passenger_arrivals', 'query_report'],
       ['travelling to SIN between 20261201 and 20261207', 'DateStart "20261201"', 'DateEnd "20261207"'],
     ],
     [
-      'problematic_segments_for_pcc', { pcc: '1ABC', days: '21' },
+      'problematic_segments_for_pcc',
+      { pcc: '1ABC', days: '21' },
       ['problematic_segments', 'query_report'],
-      ['PCC 1ABC', 'next 21 days', 'OwningAgencyLocationID "1ABC"', 'DepartureDateStart "today"', 'DepartureDateEnd "today+21"'],
+      [
+        'PCC 1ABC',
+        'next 21 days',
+        'OwningAgencyLocationID "1ABC"',
+        'DepartureDateStart "today"',
+        'DepartureDateEnd "today+21"',
+      ],
     ],
     [
-      'hotel_attachment', { dateStart: 'today-30', dateEnd: 'today', account: 'HOOLI' },
+      'hotel_attachment',
+      { dateStart: 'today-30', dateEnd: 'today', account: 'HOOLI' },
       ['hotel_segment_counts_per_location', 'hotel_segments', 'air_segments_by_date', 'query_report'],
       ['between today-30 and today for HOOLI', 'DateStart "today-30"', 'DateEnd "today"', 'Account "HOOLI"'],
     ],
   ];
 
   let tools: Set<string> | undefined;
-  test.each(cases)('getPrompt %s: a user message naming the tools and the argument values', async (name, args, toolsNamed, phrases) => {
-    const prompt = await s.client.getPrompt({ name, arguments: args });
-    expect(prompt.messages).toHaveLength(1);
-    const [message] = prompt.messages;
-    expect(message.role).toBe('user');
-    expect(message.content.type).toBe('text');
-    const text = (message.content as { text: string }).text;
-    tools ??= new Set((await s.client.listTools()).tools.map((t) => t.name));
-    for (const tool of toolsNamed) {
-      expect(tools.has(tool), `${tool} is a tool`).toBe(true);
-      expect(text).toContain(tool);
-    }
-    for (const phrase of phrases) expect(text).toContain(phrase);
-  });
+  test.each(cases)(
+    'getPrompt %s: a user message naming the tools and the argument values',
+    async (name, args, toolsNamed, phrases) => {
+      const prompt = await s.client.getPrompt({ name, arguments: args });
+      expect(prompt.messages).toHaveLength(1);
+      const [message] = prompt.messages;
+      expect(message.role).toBe('user');
+      expect(message.content.type).toBe('text');
+      const text = (message.content as { text: string }).text;
+      tools ??= new Set((await s.client.listTools()).tools.map((t) => t.name));
+      for (const tool of toolsNamed) {
+        expect(tools.has(tool), `${tool} is a tool`).toBe(true);
+        expect(text).toContain(tool);
+      }
+      for (const phrase of phrases) expect(text).toContain(phrase);
+    },
+  );
 
   test('defaults fill the optional arguments; a missing required one is refused', async () => {
     const prompt = await s.client.getPrompt({ name: 'problematic_segments_for_pcc', arguments: { pcc: '2DEF' } });
@@ -180,7 +252,12 @@ describe('result resources', () => {
 
   beforeAll(async () => {
     const a = await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261114' });
-    const c = await s.call('ticket_coupons_by_status_code', { DateStart: '20261001', DateEnd: '20261114', CouponCodeGroup: 'ALL', DateTracker: 'I' });
+    const c = await s.call('ticket_coupons_by_status_code', {
+      DateStart: '20261001',
+      DateEnd: '20261114',
+      CouponCodeGroup: 'ALL',
+      DateTracker: 'I',
+    });
     expect(a.isError, textOf(a)).toBeFalsy();
     expect(c.isError, textOf(c)).toBeFalsy();
     air = a.structuredContent as typeof air;
@@ -196,27 +273,37 @@ describe('result resources', () => {
       [coupons.resourceUri, `ticket_coupons_by_status_code ${coupons.resultId}`, 'application/json'],
       [air.resourceUri, `air_segments_by_date ${air.resultId}`, 'application/json'],
     ]);
-    expect(mine[1].description).toMatch(new RegExp(`^${air.fetchedRecords} records of air_segments_by_date, fetched \\d{4}-\\d{2}-\\d{2}T`));
+    expect(mine[1].description).toMatch(
+      new RegExp(`^${air.fetchedRecords} records of air_segments_by_date, fetched \\d{4}-\\d{2}-\\d{2}T`),
+    );
   });
 
-  test.each(['air', 'coupons'] as const)('%s: the .csv resource has the JSON records\' header and one row per record, cell by cell', async (which) => {
-    const held = which === 'air' ? air : coupons;
-    const json = await s.client.readResource({ uri: held.resourceUri });
-    const records = JSON.parse((json.contents[0] as { text: string }).text) as Record<string, unknown>[];
-    expect(records).toHaveLength(held.fetchedRecords);
+  test.each(['air', 'coupons'] as const)(
+    "%s: the .csv resource has the JSON records' header and one row per record, cell by cell",
+    async (which) => {
+      const held = which === 'air' ? air : coupons;
+      const json = await s.client.readResource({ uri: held.resourceUri });
+      const records = JSON.parse((json.contents[0] as { text: string }).text) as Record<string, unknown>[];
+      expect(records).toHaveLength(held.fetchedRecords);
 
-    const csv = await s.client.readResource({ uri: `${held.resourceUri}.csv` });
-    expect(csv.contents[0]).toMatchObject({ uri: `${held.resourceUri}.csv`, mimeType: 'text/csv' });
-    const rows = parseCsv((csv.contents[0] as { text: string }).text);
-    const header = [...new Set(records.flatMap((r) => Object.keys(r)))];
-    expect(rows[0]).toEqual(header);
-    expect(rows).toHaveLength(records.length + 1);
-    const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-    records.forEach((r, i) => expect(rows[i + 1]).toEqual(header.map((h) => cell(r[h]))));
-  });
+      const csv = await s.client.readResource({ uri: `${held.resourceUri}.csv` });
+      expect(csv.contents[0]).toMatchObject({ uri: `${held.resourceUri}.csv`, mimeType: 'text/csv' });
+      const rows = parseCsv((csv.contents[0] as { text: string }).text);
+      const header = [...new Set(records.flatMap((r) => Object.keys(r)))];
+      expect(rows[0]).toEqual(header);
+      expect(rows).toHaveLength(records.length + 1);
+      const cell = (v: unknown) =>
+        v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      records.forEach((r, i) => expect(rows[i + 1]).toEqual(header.map((h) => cell(r[h]))));
+    },
+  );
 
   test('an unknown result is not readable', async () => {
-    await expect(s.client.readResource({ uri: 'reports://results/r_doesNotExist' })).rejects.toThrow(/No result 'r_doesNotExist' is held/);
-    await expect(s.client.readResource({ uri: 'reports://results/r_doesNotExist.csv' })).rejects.toThrow(/No result 'r_doesNotExist' is held/);
+    await expect(s.client.readResource({ uri: 'reports://results/r_doesNotExist' })).rejects.toThrow(
+      /No result 'r_doesNotExist' is held/,
+    );
+    await expect(s.client.readResource({ uri: 'reports://results/r_doesNotExist.csv' })).rejects.toThrow(
+      /No result 'r_doesNotExist' is held/,
+    );
   });
 });

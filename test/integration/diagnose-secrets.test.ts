@@ -8,9 +8,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { createServer } from '../../src/server/create-server.js';
-import { startPagedService, type PagedService } from '../helpers/paged-service.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { type PagedService, startPagedService } from '../helpers/paged-service.js';
 
 const KEY = 'live-secret-key-0123456789';
 
@@ -28,11 +28,31 @@ describe('secrets in echoed error bodies (live mode)', () => {
         const sig = String(req.headers['x-service-api-signature']);
         signatures.push(sig);
         return req.n % 2 === 0
-          ? { status: 401, contentType: 'text/html', body: `<h1>Unauthorized</h1><p>signature ${sig} with key ${KEY} rejected</p>` }
-          : { status: 401, body: JSON.stringify({ ResponseMetadata: { Success: false }, ResponseError: { ErrorCode: 'Unauthorized', Message: `Signature ${sig} does not match`, StatusCode: '401', VerboseMessage: `key ${KEY}` } }) };
+          ? {
+              status: 401,
+              contentType: 'text/html',
+              body: `<h1>Unauthorized</h1><p>signature ${sig} with key ${KEY} rejected</p>`,
+            }
+          : {
+              status: 401,
+              body: JSON.stringify({
+                ResponseMetadata: { Success: false },
+                ResponseError: {
+                  ErrorCode: 'Unauthorized',
+                  Message: `Signature ${sig} does not match`,
+                  StatusCode: '401',
+                  VerboseMessage: `key ${KEY}`,
+                },
+              }),
+            };
       },
     });
-    const { config } = loadConfig({ REPORTS_BASE_URL: svc.url, REPORTS_API_USERNAME: 'api-user', REPORTS_API_KEY: KEY, REPORTS_TIMEZONE: 'UTC' });
+    const { config } = loadConfig({
+      REPORTS_BASE_URL: svc.url,
+      REPORTS_API_USERNAME: 'api-user',
+      REPORTS_API_KEY: KEY,
+      REPORTS_TIMEZONE: 'UTC',
+    });
     rt = await createRuntime(config, { log: () => {} });
     const server = createServer(rt);
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -45,7 +65,8 @@ describe('secrets in echoed error bodies (live mode)', () => {
     await svc.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
 
   it('diagnose_connection names the failure without the signature or key, in text and structured content', async () => {
     for (let i = 0; i < 2; i++) {
@@ -53,7 +74,10 @@ describe('secrets in echoed error bodies (live mode)', () => {
       const all = JSON.stringify(result);
       expect(signatures.length).toBeGreaterThan(i);
       for (const secret of [KEY, ...signatures]) expect(all).not.toContain(secret);
-      const sc = result.structuredContent as { verdict: string; checks: Array<{ check: string; ok: boolean; detail: string }> };
+      const sc = result.structuredContent as {
+        verdict: string;
+        checks: Array<{ check: string; ok: boolean; detail: string }>;
+      };
       expect(sc.verdict).toBe('problem');
       const signed = sc.checks.find((c) => c.check === 'signed request')!;
       expect(signed.ok).toBe(false);

@@ -4,15 +4,21 @@
  * and after a time budget, query_report against the sandbox's own records, and PII masking.
  * Every expected value is computed here, directly from sandbox.report(...).
  */
-import { STRUCTURED_ROWS_CHAR_LIMIT, leftOutNote } from '../../src/server/row-budget.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/server/row-budget.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Rec = Record<string, unknown>;
 
 const COUPONS = 'TicketCouponsByStatusCode';
-const couponQuery = (DateStart: string, DateEnd: string, DateTracker = 'I') => ({ DateStart, DateEnd, CouponCodeGroup: 'ALL', DateTracker });
+const couponQuery = (DateStart: string, DateEnd: string, DateTracker = 'I') => ({
+  DateStart,
+  DateEnd,
+  CouponCodeGroup: 'ALL',
+  DateTracker,
+});
 const ALL_COUPONS = couponQuery('20200101', '20301231');
 
 // ---------- independent readings of the contract ----------
@@ -39,7 +45,8 @@ function decodeAll(value: unknown): unknown {
     return `${wall}${d.offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
   }
   if (Array.isArray(value)) return value.map(decodeAll);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeAll(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeAll(v)]));
   return value;
 }
 
@@ -116,7 +123,9 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     const r = await s.call('continue_report', { resultId: id, rowLimit: 100_000 });
     const out = sc(r);
     const text = textOf(r);
-    console.error(`[results-handles] ceiling: continue_report rowLimit 100000 on ${N} records -> text ${text.length} chars`);
+    console.error(
+      `[results-handles] ceiling: continue_report rowLimit 100000 on ${N} records -> text ${text.length} chars`,
+    );
     expect(text.length).toBeLessThanOrEqual(100_000);
     expect(text.length).toBeGreaterThan(90_000); // filled, not cut short
     const m = /([\d,]+) of the 100,000 requested rows were left out to keep this text under 25,000 tokens/.exec(text);
@@ -130,7 +139,9 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(shown);
     expect(JSON.stringify(rows).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
-    expect(rows.map((x) => x.RecordLocator)).toEqual(Array.from({ length: rows.length }, (_, k) => `L${String(k).padStart(6, '0')}`));
+    expect(rows.map((x) => x.RecordLocator)).toEqual(
+      Array.from({ length: rows.length }, (_, k) => `L${String(k).padStart(6, '0')}`),
+    );
     expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(shown);
     expect(text).toContain(`query_report {"resultId":"${id}","offset":${shown}}`);
     expect(out.notes).toEqual([
@@ -144,8 +155,22 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
   });
 
   it('query_report with limit 1000 and wide rows: text and structured rows within their ceilings, paged on', async () => {
-    const fields = ['RecordLocator', 'Account', 'Passengers', 'DepartureDate', 'BoardPoint', 'OffPoint', 'Remark', 'FlightNbr'];
-    const r = await s.call('query_report', { resultId: id, where: [{ field: 'Account', op: 'eq', value: 'acme' }], fields, limit: 1000 });
+    const fields = [
+      'RecordLocator',
+      'Account',
+      'Passengers',
+      'DepartureDate',
+      'BoardPoint',
+      'OffPoint',
+      'Remark',
+      'FlightNbr',
+    ];
+    const r = await s.call('query_report', {
+      resultId: id,
+      where: [{ field: 'Account', op: 'eq', value: 'acme' }],
+      fields,
+      limit: 1000,
+    });
     const out = sc(r);
     const text = textOf(r);
     expect(text.length).toBeLessThanOrEqual(100_000);
@@ -155,7 +180,9 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     expect(rows.length).toBeLessThan(1000);
     expect(JSON.stringify(rows).length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
     expect(out.nextOffset).toBe(rows.length);
-    expect(rows.map((x) => x.RecordLocator)).toEqual(Array.from({ length: rows.length }, (_, k) => `L${String(k * 5).padStart(6, '0')}`));
+    expect(rows.map((x) => x.RecordLocator)).toEqual(
+      Array.from({ length: rows.length }, (_, k) => `L${String(k * 5).padStart(6, '0')}`),
+    );
     expect(out.notes).toEqual([leftOutNote(1000 - rows.length, rows.length, 'asked for')]);
     // The text shows the same rows and points at the same next offset.
     expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(rows.length);
@@ -190,9 +217,18 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
     expect(ba + bb).toBeLessThanOrEqual(MAX); // two fit
     const c = await run('20260401', '20260515');
     // A was the oldest and untouched: it is gone; B and C remain.
-    expect(s.rt.store.list().map((r) => r.id).sort()).toEqual([b.id, c.id].sort());
+    expect(
+      s.rt.store
+        .list()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([b.id, c.id].sort());
     expect(ba + bb + bytesOf(c.id)).toBeGreaterThan(MAX);
-    expect(s.logs.some((l) => l.includes(`result ${a.id} (ticket_coupons_by_status_code, ${a.count} records) evicted: budget`))).toBe(true);
+    expect(
+      s.logs.some((l) =>
+        l.includes(`result ${a.id} (ticket_coupons_by_status_code, ${a.count} records) evicted: budget`),
+      ),
+    ).toBe(true);
 
     for (const [tool, args] of [
       ['query_report', { resultId: a.id }],
@@ -216,7 +252,12 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
     sc(await s.call('query_report', { resultId: b.id, limit: 1 }));
     const d = await run('20260201', '20260228');
     expect(bytesOf(b.id) + bytesOf(d.id)).toBeLessThanOrEqual(MAX);
-    expect(s.rt.store.list().map((r) => r.id).sort()).toEqual([b.id, d.id].sort());
+    expect(
+      s.rt.store
+        .list()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([b.id, d.id].sort());
     expect((await s.call('query_report', { resultId: c.id })).isError).toBe(true);
     expect(sc(await s.call('query_report', { resultId: b.id, limit: 1 })).matched).toBe(b.count);
     expect(s.rt.store.bytes).toBeLessThanOrEqual(MAX);
@@ -248,8 +289,14 @@ describe('continue_report after a maxRecords cap', () => {
     expect(first.notes).toEqual([
       `Fetched 1200 of ${total} records: the cap of 1200 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${total - 1200}; or narrow the filters.`,
     ]);
-    const firstRanges = sb.requests.filter((q) => q.transaction === COUPONS).map((q) => [q.offset, q.offset + q.limit] as const);
-    expect(firstRanges.sort((x, y) => x[0] - y[0])).toEqual([[0, 500], [500, 1000], [1000, 1200]]);
+    const firstRanges = sb.requests
+      .filter((q) => q.transaction === COUPONS)
+      .map((q) => [q.offset, q.offset + q.limit] as const);
+    expect(firstRanges.sort((x, y) => x[0] - y[0])).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1200],
+    ]);
 
     sb.resetStats();
     const next = await s.call('continue_report', { resultId: first.resultId });
@@ -260,10 +307,13 @@ describe('continue_report after a maxRecords cap', () => {
     expect(second.fetchedRecords).toBe(total);
     expect(textOf(next)).toContain(`${total.toLocaleString('en-US')} records, complete.`);
 
-    const secondRanges = sb.requests.filter((q) => q.transaction === COUPONS).map((q) => [q.offset, Math.min(total, q.offset + q.limit)] as const);
+    const secondRanges = sb.requests
+      .filter((q) => q.transaction === COUPONS)
+      .map((q) => [q.offset, Math.min(total, q.offset + q.limit)] as const);
     // No record index is asked for twice: no range of this call overlaps the first call's.
     for (const [from, to] of secondRanges) {
-      for (const [f0, t0] of firstRanges) expect(from < t0 && f0 < to, `${from}-${to} overlaps ${f0}-${t0}`).toBe(false);
+      for (const [f0, t0] of firstRanges)
+        expect(from < t0 && f0 < to, `${from}-${to} overlaps ${f0}-${t0}`).toBe(false);
     }
     expect(secondRanges.reduce((n, [f, t]) => n + (t - f), 0)).toBe(total - 1200);
 
@@ -307,7 +357,13 @@ describe('continue_report after the time budget ran out', () => {
     expect(fetched0).toBeGreaterThanOrEqual(100);
     expect(fetched0).toBeLessThan(total);
     const notes = out.notes as string[];
-    expect(notes.some((n) => n.includes('The time budget of 850 ms (REPORTS_CALL_BUDGET_MS) ran out') && n.includes('continue_report fetches them'))).toBe(true);
+    expect(
+      notes.some(
+        (n) =>
+          n.includes('The time budget of 850 ms (REPORTS_CALL_BUDGET_MS) ran out') &&
+          n.includes('continue_report fetches them'),
+      ),
+    ).toBe(true);
     expect(textOf(r)).toContain('INCOMPLETE');
     expect(textOf(r)).toContain(`continue_report {"resultId":"${out.resultId}"}`);
 
@@ -349,7 +405,15 @@ describe('query_report compared with the same computation on the sandbox records
 
   const query = async (args: Rec) => {
     const r = await s.call('query_report', { resultId: id, ...args });
-    return sc(r) as { matched: number; offset: number; limit: number; nextOffset: number | null; rows?: Rec[]; groups?: Rec[]; groupCount?: number };
+    return sc(r) as {
+      matched: number;
+      offset: number;
+      limit: number;
+      nextOffset: number | null;
+      rows?: Rec[];
+      groups?: Rec[];
+      groupCount?: number;
+    };
   };
   const matchedBy = async (where: Rec[]) => (await query({ where, limit: 1 })).matched;
   const count = (pred: (r: Rec) => boolean) => raw.filter(pred).length;
@@ -357,7 +421,9 @@ describe('query_report compared with the same computation on the sandbox records
   it('date filters: a YYYY-MM-DD / YYYYMMDD value is the calendar day the record writes; a full ISO value is an instant', async () => {
     // A coupon issued at +08:00 before 08:00 local: its own day is one after its UTC day, so
     // the two readings of "before day D" differ on it.
-    const pivot = raw.find((r) => localDay(r.VndIssueDt) !== utcDay(r.VndIssueDt) && String(r.VndIssueDt).includes('+'))!;
+    const pivot = raw.find(
+      (r) => localDay(r.VndIssueDt) !== utcDay(r.VndIssueDt) && String(r.VndIssueDt).includes('+'),
+    )!;
     expect(pivot).toBeDefined();
     const day = localDay(pivot.VndIssueDt);
     const expectedLt = count((r) => localDay(r.VndIssueDt) < day);
@@ -365,41 +431,70 @@ describe('query_report compared with the same computation on the sandbox records
     expect(await matchedBy([{ field: 'VndIssueDt', op: 'lt', value: day }])).toBe(expectedLt);
     expect(await matchedBy([{ field: 'VndIssueDt', op: 'lt', value: day.replace(/-/g, '') }])).toBe(expectedLt);
     expect(await matchedBy([{ field: 'VndIssueDt', op: 'gte', value: day }])).toBe(raw.length - expectedLt);
-    expect(await matchedBy([{ field: 'VndIssueDt', op: 'eq', value: day }])).toBe(count((r) => localDay(r.VndIssueDt) === day));
+    expect(await matchedBy([{ field: 'VndIssueDt', op: 'eq', value: day }])).toBe(
+      count((r) => localDay(r.VndIssueDt) === day),
+    );
 
     // A range [2026-03-01, 2026-04-01) in days, and the same bounds as instants.
     const inDays = count((r) => localDay(r.VndIssueDt) >= '2026-03-01' && localDay(r.VndIssueDt) < '2026-04-01');
-    expect(await matchedBy([{ field: 'VndIssueDt', op: 'gte', value: '2026-03-01' }, { field: 'VndIssueDt', op: 'lt', value: '20260401' }])).toBe(inDays);
+    expect(
+      await matchedBy([
+        { field: 'VndIssueDt', op: 'gte', value: '2026-03-01' },
+        { field: 'VndIssueDt', op: 'lt', value: '20260401' },
+      ]),
+    ).toBe(inDays);
     const from = Date.parse('2026-03-01T00:00:00Z');
     const to = Date.parse('2026-04-01T06:30:00+08:00');
     const inInstants = count((r) => instant(r.VndIssueDt) >= from && instant(r.VndIssueDt) < to);
     expect(inInstants).toBeGreaterThan(0);
     expect(inInstants).not.toBe(inDays);
     expect(
-      await matchedBy([{ field: 'VndIssueDt', op: 'gte', value: '2026-03-01T00:00:00Z' }, { field: 'VndIssueDt', op: 'lt', value: '2026-04-01T06:30:00+08:00' }]),
+      await matchedBy([
+        { field: 'VndIssueDt', op: 'gte', value: '2026-03-01T00:00:00Z' },
+        { field: 'VndIssueDt', op: 'lt', value: '2026-04-01T06:30:00+08:00' },
+      ]),
     ).toBe(inInstants);
     // The pivot's exact instant, written in another zone, is found by eq and excluded by gt.
     const at = new Date(instant(pivot.VndIssueDt)).toISOString();
-    expect(await matchedBy([{ field: 'VndIssueDt', op: 'gte', value: at }, { field: 'VndIssueDt', op: 'lte', value: at }])).toBe(
-      count((r) => instant(r.VndIssueDt) === instant(pivot.VndIssueDt)),
-    );
+    expect(
+      await matchedBy([
+        { field: 'VndIssueDt', op: 'gte', value: at },
+        { field: 'VndIssueDt', op: 'lte', value: at },
+      ]),
+    ).toBe(count((r) => instant(r.VndIssueDt) === instant(pivot.VndIssueDt)));
   });
 
   it('in, contains, startsWith, exists and numeric comparisons', async () => {
-    expect(await matchedBy([{ field: 'Account', op: 'in', value: ['acme', 'WAYNE', 'nobody'] }])).toBe(count((r) => r.Account === 'ACME' || r.Account === 'WAYNE'));
-    expect(await matchedBy([{ field: 'CouponSequenceNbr', op: 'in', value: [2, '3'] }])).toBe(count((r) => ['2', '3'].includes(String(r.CouponSequenceNbr))));
-    expect(await matchedBy([{ field: 'FareBasis', op: 'contains', value: 'flex' }])).toBe(count((r) => String(r.FareBasis).toLowerCase().includes('flex')));
-    expect(await matchedBy([{ field: 'Passenger', op: 'contains', value: 'smith/' }])).toBe(count((r) => String(r.Passenger).toLowerCase().includes('smith/')));
-    expect(await matchedBy([{ field: 'BoardPoint', op: 'startsWith', value: 's' }])).toBe(count((r) => String(r.BoardPoint).startsWith('S')));
+    expect(await matchedBy([{ field: 'Account', op: 'in', value: ['acme', 'WAYNE', 'nobody'] }])).toBe(
+      count((r) => r.Account === 'ACME' || r.Account === 'WAYNE'),
+    );
+    expect(await matchedBy([{ field: 'CouponSequenceNbr', op: 'in', value: [2, '3'] }])).toBe(
+      count((r) => ['2', '3'].includes(String(r.CouponSequenceNbr))),
+    );
+    expect(await matchedBy([{ field: 'FareBasis', op: 'contains', value: 'flex' }])).toBe(
+      count((r) => String(r.FareBasis).toLowerCase().includes('flex')),
+    );
+    expect(await matchedBy([{ field: 'Passenger', op: 'contains', value: 'smith/' }])).toBe(
+      count((r) => String(r.Passenger).toLowerCase().includes('smith/')),
+    );
+    expect(await matchedBy([{ field: 'BoardPoint', op: 'startsWith', value: 's' }])).toBe(
+      count((r) => String(r.BoardPoint).startsWith('S')),
+    );
     const withTax5 = count((r) => r.Tax5Code !== undefined && r.Tax5Code !== '');
     expect(withTax5).toBeGreaterThan(0);
     expect(withTax5).toBeLessThan(raw.length);
     expect(await matchedBy([{ field: 'Tax5Code', op: 'exists', value: true }])).toBe(withTax5);
     expect(await matchedBy([{ field: 'Tax5Code', op: 'exists', value: false }])).toBe(raw.length - withTax5);
-    expect(await matchedBy([{ field: 'ExchangedForTicket', op: 'exists', value: true }])).toBe(count((r) => !!r.ExchangedForTicket));
+    expect(await matchedBy([{ field: 'ExchangedForTicket', op: 'exists', value: true }])).toBe(
+      count((r) => !!r.ExchangedForTicket),
+    );
     expect(await matchedBy([{ field: 'FOPFare', op: 'gt', value: 1000 }])).toBe(count((r) => Number(r.FOPFare) > 1000));
-    expect(await matchedBy([{ field: 'FOPFare', op: 'lte', value: '250.5' }])).toBe(count((r) => Number(r.FOPFare) <= 250.5));
-    expect(await matchedBy([{ field: 'FlightCouponStatus', op: 'ne', value: 'used' }])).toBe(count((r) => r.FlightCouponStatus !== 'USED'));
+    expect(await matchedBy([{ field: 'FOPFare', op: 'lte', value: '250.5' }])).toBe(
+      count((r) => Number(r.FOPFare) <= 250.5),
+    );
+    expect(await matchedBy([{ field: 'FlightCouponStatus', op: 'ne', value: 'used' }])).toBe(
+      count((r) => r.FlightCouponStatus !== 'USED'),
+    );
     // Combined: all must hold.
     expect(
       await matchedBy([
@@ -407,9 +502,14 @@ describe('query_report compared with the same computation on the sandbox records
         { field: 'FlightCouponStatus', op: 'in', value: ['OPEN', 'EXCH'] },
         { field: 'FOPFare', op: 'gte', value: 500 },
       ]),
-    ).toBe(count((r) => r.Account === 'WAYNE' && ['OPEN', 'EXCH'].includes(String(r.FlightCouponStatus)) && Number(r.FOPFare) >= 500));
+    ).toBe(
+      count(
+        (r) =>
+          r.Account === 'WAYNE' && ['OPEN', 'EXCH'].includes(String(r.FlightCouponStatus)) && Number(r.FOPFare) >= 500,
+      ),
+    );
     // Through a list of objects: any item.
-    const cf = String(((raw[0].CustomFields as Rec[])[0]).FieldValue);
+    const cf = String((raw[0].CustomFields as Rec[])[0].FieldValue);
     expect(await matchedBy([{ field: 'CustomFields.FieldValue', op: 'eq', value: cf.toLowerCase() }])).toBe(
       count((r) => (r.CustomFields as Rec[]).some((f) => String(f.FieldValue).toLowerCase() === cf.toLowerCase())),
     );
@@ -446,7 +546,12 @@ describe('query_report compared with the same computation on the sandbox records
 
     // Two keys: Account asc, then issue instant desc; the first 200 rows.
     const two = idx
-      .sort((a, b) => (a.r.Account === b.r.Account ? 0 : String(a.r.Account) < String(b.r.Account) ? -1 : 1) || instant(b.r.VndIssueDt) - instant(a.r.VndIssueDt) || a.i - b.i)
+      .sort(
+        (a, b) =>
+          (a.r.Account === b.r.Account ? 0 : String(a.r.Account) < String(b.r.Account) ? -1 : 1) ||
+          instant(b.r.VndIssueDt) - instant(a.r.VndIssueDt) ||
+          a.i - b.i,
+      )
       .slice(0, 200)
       .map(({ r }) => ({ Account: r.Account, TktNumber: r.TktNumber, VndIssueDt: decodeAll(r.VndIssueDt) }));
     const out = await query({
@@ -460,7 +565,15 @@ describe('query_report compared with the same computation on the sandbox records
 
   it('groups: per-month counts and sums over a date filter', async () => {
     const where = [{ field: 'VndIssueDt', op: 'gte', value: '2026-06-01' }];
-    const out = await query({ where, groupBy: ['VndIssueDt:month', 'FlightCouponStatus'], aggregates: [{ fn: 'sum', field: 'TotalTax' }, { fn: 'max', field: 'FOPFare' }], limit: 1000 });
+    const out = await query({
+      where,
+      groupBy: ['VndIssueDt:month', 'FlightCouponStatus'],
+      aggregates: [
+        { fn: 'sum', field: 'TotalTax' },
+        { fn: 'max', field: 'FOPFare' },
+      ],
+      limit: 1000,
+    });
     const expected = new Map<string, { count: number; cents: number; max: number }>();
     for (const r of raw) {
       if (localDay(r.VndIssueDt) < '2026-06-01') continue;
@@ -488,43 +601,77 @@ describe('query_report compared with the same computation on the sandbox records
     for (const loc of locators) {
       const nested = s.rt.sandbox!.report('PNRSegments', { RecordLocator: loc }) as Rec[];
       expect(nested.length).toBe(1);
-      const rec = nested[0] as { Summary: { RecordLocator: string; Tickets: Array<{ TktNumber: string }> }; Segments: { AirSegments: Array<{ BoardPoint: string }> } };
+      const rec = nested[0] as {
+        Summary: { RecordLocator: string; Tickets: Array<{ TktNumber: string }> };
+        Segments: { AirSegments: Array<{ BoardPoint: string }> };
+      };
       const out = sc(await s.call('pnr_segments', { RecordLocator: loc }));
       const pid = out.resultId;
-      const q = async (args: Rec) => sc(await s.call('query_report', { resultId: pid, ...args })) as { matched: number; rows: Rec[] };
-      expect((await q({ where: [{ field: 'Summary.RecordLocator', op: 'eq', value: loc.toLowerCase() }] })).matched).toBe(1);
+      const q = async (args: Rec) =>
+        sc(await s.call('query_report', { resultId: pid, ...args })) as { matched: number; rows: Rec[] };
+      expect(
+        (await q({ where: [{ field: 'Summary.RecordLocator', op: 'eq', value: loc.toLowerCase() }] })).matched,
+      ).toBe(1);
       expect((await q({ where: [{ field: 'Summary.RecordLocator', op: 'ne', value: loc }] })).matched).toBe(0);
       const board = rec.Segments.AirSegments[rec.Segments.AirSegments.length - 1]?.BoardPoint;
-      if (board) expect((await q({ where: [{ field: 'Segments.AirSegments.BoardPoint', op: 'eq', value: board }] })).matched).toBe(1);
-      expect((await q({ where: [{ field: 'Segments.AirSegments.BoardPoint', op: 'eq', value: 'ZZZ' }] })).matched).toBe(0);
+      if (board)
+        expect(
+          (await q({ where: [{ field: 'Segments.AirSegments.BoardPoint', op: 'eq', value: board }] })).matched,
+        ).toBe(1);
+      expect((await q({ where: [{ field: 'Segments.AirSegments.BoardPoint', op: 'eq', value: 'ZZZ' }] })).matched).toBe(
+        0,
+      );
       const rows = (await q({ fields: ['Summary.RecordLocator', 'summary.tickets.tktnumber'] })).rows;
-      expect(rows).toEqual([{ 'Summary.RecordLocator': rec.Summary.RecordLocator, 'Summary.Tickets.TktNumber': rec.Summary.Tickets.map((t) => t.TktNumber) }]);
+      expect(rows).toEqual([
+        {
+          'Summary.RecordLocator': rec.Summary.RecordLocator,
+          'Summary.Tickets.TktNumber': rec.Summary.Tickets.map((t) => t.TktNumber),
+        },
+      ]);
     }
 
     // Many nested records: passenger_locations_by_routing, any itinerary item / any passenger.
     const params = { DateStart: '20261101', DateEnd: '20261130' };
-    const locs = s.rt.sandbox!.report('PassengerLocationsByRouting', params) as Array<Rec & { Itinerary: Rec[]; PassengerInfo: Rec[] }>;
+    const locs = s.rt.sandbox!.report('PassengerLocationsByRouting', params) as Array<
+      Rec & { Itinerary: Rec[]; PassengerInfo: Rec[] }
+    >;
     const out = sc(await s.call('passenger_locations_by_routing', params));
     expect(out.fetchedRecords).toBe(locs.length);
     const pid = out.resultId;
-    const matched = async (where: Rec[]) => (sc(await s.call('query_report', { resultId: pid, where, limit: 1 })) as { matched: number }).matched;
-    expect(await matched([{ field: 'Itinerary.SegmentType', op: 'eq', value: 'htl' }])).toBe(locs.filter((r) => r.Itinerary.some((i) => i.SegmentType === 'HTL')).length);
+    const matched = async (where: Rec[]) =>
+      (sc(await s.call('query_report', { resultId: pid, where, limit: 1 })) as { matched: number }).matched;
+    expect(await matched([{ field: 'Itinerary.SegmentType', op: 'eq', value: 'htl' }])).toBe(
+      locs.filter((r) => r.Itinerary.some((i) => i.SegmentType === 'HTL')).length,
+    );
     const names = [...new Set(locs.slice(0, 10).map((r) => String(r.PassengerInfo[0].LastName)))];
-    expect(await matched([{ field: 'PassengerInfo.LastName', op: 'in', value: names }])).toBe(locs.filter((r) => r.PassengerInfo.some((p) => names.includes(String(p.LastName)))).length);
+    expect(await matched([{ field: 'PassengerInfo.LastName', op: 'in', value: names }])).toBe(
+      locs.filter((r) => r.PassengerInfo.some((p) => names.includes(String(p.LastName)))).length,
+    );
     expect(await matched([{ field: 'Itinerary.StartDate', op: 'gte', value: '2026-11-20' }])).toBe(
-      locs.filter((r) => r.Itinerary.some((i) => typeof i.StartDate === 'string' && i.StartDate >= '2026-11-20')).length,
+      locs.filter((r) => r.Itinerary.some((i) => typeof i.StartDate === 'string' && i.StartDate >= '2026-11-20'))
+        .length,
     );
   });
 
   it('a report call with fields: structuredContent rows carry the same columns the text shows', async () => {
-    const r = await s.call('ticket_coupons_by_status_code', { ...ALL_COUPONS, fields: ['account', 'FOPFare', 'CustomFields.FieldName'], rowLimit: 3 });
+    const r = await s.call('ticket_coupons_by_status_code', {
+      ...ALL_COUPONS,
+      fields: ['account', 'FOPFare', 'CustomFields.FieldName'],
+      rowLimit: 3,
+    });
     const out = sc(r);
     expect(out.rows).toEqual(
-      raw.slice(0, 3).map((x) => ({ Account: x.Account, FOPFare: x.FOPFare, 'CustomFields.FieldName': (x.CustomFields as Rec[]).map((f) => f.FieldName) })),
+      raw.slice(0, 3).map((x) => ({
+        Account: x.Account,
+        FOPFare: x.FOPFare,
+        'CustomFields.FieldName': (x.CustomFields as Rec[]).map((f) => f.FieldName),
+      })),
     );
     const text = textOf(r);
     expect(text).toContain('(columns: Account, FOPFare, CustomFields.FieldName)');
-    expect(text).toContain(`${raw[0].Account} | ${raw[0].FOPFare} | ${(raw[0].CustomFields as Rec[]).map((f) => f.FieldName).join(', ')}`);
+    expect(text).toContain(
+      `${raw[0].Account} | ${raw[0].FOPFare} | ${(raw[0].CustomFields as Rec[]).map((f) => f.FieldName).join(', ')}`,
+    );
   });
 
   it('an unknown field is an invalid argument naming it, and a nearby field', async () => {
@@ -561,7 +708,10 @@ function collectPii(records: unknown[]): Pii {
         for (const one of v.split(/\s*[,;]\s*/)) {
           const [last, first] = one.split('/');
           if (first === undefined) continue;
-          const given = first.split(/\s+/).filter((w) => w && !TITLES.has(w.toUpperCase())).join(' ');
+          const given = first
+            .split(/\s+/)
+            .filter((w) => w && !TITLES.has(w.toUpperCase()))
+            .join(' ');
           pii.names.add(one.trim());
           pii.names.add(`${last}/${given}`);
           pii.names.add(`${given} ${last}`);
@@ -582,7 +732,8 @@ function collectPii(records: unknown[]): Pii {
     if (v !== null && typeof v === 'object') {
       const o = v as Rec;
       // Booking passengers: { FirstName: 'JOHN MR', LastName: 'SMITH' }.
-      if (typeof o.FirstName === 'string' && typeof o.LastName === 'string') walk(`${o.LastName}/${o.FirstName}`, 'Passenger', key);
+      if (typeof o.FirstName === 'string' && typeof o.LastName === 'string')
+        walk(`${o.LastName}/${o.FirstName}`, 'Passenger', key);
       for (const [k, x] of Object.entries(o)) walk(x, k, key);
     }
   };
@@ -609,7 +760,7 @@ function notTravellers(records: Rec[]): { names: Set<string>; words: Set<string>
   return { names, words };
 }
 
-const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegex = (x: string) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A finder of every traveller name, surname, e-mail and phone number in a text (one regex
  *  pass per kind: the outputs run to megabytes). */
@@ -617,10 +768,13 @@ function leakFinder(pii: Pii, staff: { names: Set<string>; words: Set<string> })
   const names = [...pii.names].map((n) => n.toUpperCase()).filter((n) => !staff.names.has(n));
   const surnames = [...pii.surnames].map((n) => n.toUpperCase()).filter((n) => n.length >= 3 && !staff.words.has(n));
   const byLength = (a: string, b: string) => b.length - a.length;
-  const nameRe = new RegExp(names.sort(byLength).map(escape).join('|'), 'g');
-  const surnameRe = new RegExp(`(?<![A-Z0-9])(?:${surnames.sort(byLength).map(escape).join('|')})(?![A-Z0-9])`, 'g');
+  const nameRe = new RegExp(names.sort(byLength).map(escapeRegex).join('|'), 'g');
+  const surnameRe = new RegExp(
+    `(?<![A-Z0-9])(?:${surnames.sort(byLength).map(escapeRegex).join('|')})(?![A-Z0-9])`,
+    'g',
+  );
   const emails = [...pii.emails].map((e) => e.toLowerCase());
-  const emailRe = emails.length ? new RegExp(emails.sort(byLength).map(escape).join('|'), 'g') : null;
+  const emailRe = emails.length ? new RegExp(emails.sort(byLength).map(escapeRegex).join('|'), 'g') : null;
   const phoneRe = pii.phones.size ? new RegExp([...pii.phones].sort(byLength).join('|'), 'g') : null;
   return (text) => {
     const upper = text.toUpperCase();
@@ -642,7 +796,14 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
     await s?.close();
   });
 
-  const CASES: Array<{ tool: string; transaction: string; args: Record<string, unknown>; upstream: Record<string, string>; groupField: string; contacts: boolean }> = [
+  const CASES: Array<{
+    tool: string;
+    transaction: string;
+    args: Record<string, unknown>;
+    upstream: Record<string, string>;
+    groupField: string;
+    contacts: boolean;
+  }> = [
     {
       tool: 'passenger_locations_by_routing',
       transaction: 'PassengerLocationsByRouting',
@@ -686,7 +847,9 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       perSurname.set(last, (perSurname.get(last) ?? 0) + 1);
     }
     const staff = notTravellers(all).words;
-    const [surname] = [...perSurname].filter(([last, n]) => n >= 5 && n <= 60 && !staff.has(last)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    const [surname] = [...perSurname]
+      .filter(([last, n]) => n >= 5 && n <= 60 && !staff.has(last))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
     const raw = sb.report(COUPONS, { ...ALL_COUPONS, PaxSurname: surname }) as Rec[];
     expect(raw.length).toBeGreaterThanOrEqual(5);
     expect(raw.every((r) => String(r.Passenger).startsWith(`${surname}/`))).toBe(true);
@@ -714,7 +877,10 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
 
     // The same traveller in another report masks to the same text.
     const airRaw = sb.report('AirSegmentsByDate', { DateStart: '20200101', DateEnd: '20301231' }) as Rec[];
-    const air = await readJson(s, String(sc(await s.call('air_segments_by_date', { DateStart: '20200101', DateEnd: '20301231' })).resourceUri));
+    const air = await readJson(
+      s,
+      String(sc(await s.call('air_segments_by_date', { DateStart: '20200101', DateEnd: '20301231' })).resourceUri),
+    );
     expect(air.length).toBe(airRaw.length);
     let joined = 0;
     raw.forEach((c, i) => {
@@ -743,7 +909,11 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       // The check itself finds what it looks for in unmasked output.
       const unmasked = find(JSON.stringify(raw));
       // (BookingDetails writes names only as FirstName/LastName pairs: its surnames are the check.)
-      const kinds = [...(c.transaction === 'BookingDetails' ? [] : ['name']), 'surname', ...(c.contacts ? ['email', 'phone'] : [])];
+      const kinds = [
+        ...(c.transaction === 'BookingDetails' ? [] : ['name']),
+        'surname',
+        ...(c.contacts ? ['email', 'phone'] : []),
+      ];
       for (const kind of kinds) {
         expect(unmasked.filter((l) => l.startsWith(`${kind} `)).length, kind).toBeGreaterThan(5);
       }
@@ -755,7 +925,12 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       const held = await readJson(s, String(out.resourceUri));
       const csv = (await s.client.readResource({ uri: `${out.resourceUri}.csv` })).contents[0] as { text: string };
       const fields = Object.keys(held[0]);
-      const grouped = await s.call('query_report', { resultId: id, groupBy: [c.groupField], aggregates: [{ fn: 'count' }], limit: 1000 });
+      const grouped = await s.call('query_report', {
+        resultId: id,
+        groupBy: [c.groupField],
+        aggregates: [{ fn: 'count' }],
+        limit: 1000,
+      });
       const rows = await s.call('query_report', { resultId: id, fields, limit: 1000 });
 
       const outputs: Record<string, string> = {
@@ -788,7 +963,8 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
         toRaw.set(to, from);
       });
       const rawCounts = new Map<string, number>();
-      for (const r of raw) if (r[c.groupField]) rawCounts.set(String(r[c.groupField]), (rawCounts.get(String(r[c.groupField])) ?? 0) + 1);
+      for (const r of raw)
+        if (r[c.groupField]) rawCounts.set(String(r[c.groupField]), (rawCounts.get(String(r[c.groupField])) ?? 0) + 1);
       const groups = sc(grouped).groups as Array<{ key: Rec; count: number }>;
       expect(groups.filter((g) => g.key[c.groupField] !== null).length).toBe(rawCounts.size);
       for (const g of groups) {

@@ -4,9 +4,10 @@
  * an exact summary of ALL records, and a query_report breakdown that matches the sandbox's
  * own records group by group.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Rec = Record<string, unknown>;
 
@@ -130,7 +131,10 @@ describe('a 50,000-record report through a real MCP client', () => {
         const iso = String(held[i][field]);
         const sign = offsetMin < 0 ? '-' : '+';
         const abs = Math.abs(offsetMin);
-        const zone = offsetMin === 0 ? 'Z' : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+        const zone =
+          offsetMin === 0
+            ? 'Z'
+            : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
         const wall = new Date(ms + offsetMin * 60_000).toISOString().slice(0, 23);
         if (iso !== `${wall}${zone}` || Date.parse(iso) !== ms) wrong.push(`${i} ${field}: ${raw[i][field]} -> ${iso}`);
       }
@@ -208,7 +212,12 @@ describe('a 50,000-record report through a real MCP client', () => {
       limit: 1000,
     });
     expect(q.isError, textOf(q)).toBeFalsy();
-    const out = q.structuredContent as { matched: number; groupCount: number; nextOffset: number | null; groups: Rec[] };
+    const out = q.structuredContent as {
+      matched: number;
+      groupCount: number;
+      nextOffset: number | null;
+      groups: Rec[];
+    };
     expect(out.matched).toBe(raw.length);
     expect(out.nextOffset).toBeNull();
 

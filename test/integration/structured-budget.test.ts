@@ -4,8 +4,8 @@
  * result (default columns, a note) instead of discarding it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
 import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/server/row-budget.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Sc = { resultId: string; notes: string[]; rows: unknown[]; fetchedRecords: number };
 
@@ -26,7 +26,11 @@ describe('structuredContent budget and unknown columns', () => {
     expect(json.length).toBeLessThanOrEqual(STRUCTURED_ROWS_CHAR_LIMIT);
     expect(big.rows.length).toBeGreaterThan(0);
     const note = big.notes.find((n) => n.startsWith('structuredContent.rows holds the first'));
-    expect(note).toMatch(new RegExp(`^structuredContent\\.rows holds the first ${big.rows.length} of the \\d+ rows shown in the text \\(\\d+ left out to keep it under 60,000 characters\\)`));
+    expect(note).toMatch(
+      new RegExp(
+        `^structuredContent\\.rows holds the first ${big.rows.length} of the \\d+ rows shown in the text \\(\\d+ left out to keep it under 60,000 characters\\)`,
+      ),
+    );
   });
 
   it('query_report rows stop at the budget and nextOffset points at the rest', async () => {
@@ -37,14 +41,21 @@ describe('structuredContent budget and unknown columns', () => {
     expect(sc.notes[0]).toMatch(/^structuredContent\.rows holds the first \d+ of the \d+ rows asked for/);
     const next = await s.call('query_report', { resultId: big.resultId, limit: 1000, offset: sc.nextOffset });
     const sc2 = next.structuredContent as { rows: Array<{ RecordLocator: string }>; offset: number };
-    const all = JSON.parse(((await s.client.readResource({ uri: `reports://results/${big.resultId}` })).contents[0] as { text: string }).text) as Array<{ RecordLocator: string }>;
+    const all = JSON.parse(
+      ((await s.client.readResource({ uri: `reports://results/${big.resultId}` })).contents[0] as { text: string })
+        .text,
+    ) as Array<{ RecordLocator: string }>;
     expect(sc2.offset).toBe(sc.nextOffset);
     expect(sc2.rows[0].RecordLocator).toBe(all[sc.nextOffset].RecordLocator);
   });
 
   it('an unknown column keeps the result: default columns and a note naming the field', async () => {
     const before = s.rt.store.list().length;
-    const result = await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount', 'carriercode'] });
+    const result = await s.call('air_segments_by_date', {
+      DateStart: '20261101',
+      DateEnd: '20261107',
+      fields: ['Acount', 'carriercode'],
+    });
     expect(result.isError).toBeFalsy();
     const sc = result.structuredContent as Sc;
     expect(s.rt.store.list().length).toBe(before + 1);
@@ -56,7 +67,9 @@ describe('structuredContent budget and unknown columns', () => {
     expect(Object.keys(sc.rows[0] as object)).toEqual(['CarrierCode']);
     expect(textOf(result)).toContain("fields: 'Acount' is not a field of this result.");
     // Only unknown columns: the default ones are shown, and the note says so.
-    const only = (await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount'] })).structuredContent as Sc;
+    const only = (
+      await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount'] })
+    ).structuredContent as Sc;
     expect(only.notes[0]).toMatch(/The default columns are shown instead\.$/);
     expect(Object.keys(only.rows[0] as object).length).toBeGreaterThan(8);
   });
@@ -73,8 +86,15 @@ describe('structured budget edge cases', () => {
       ...Array.from({ length: 300 }, (_, i) => ({ K: `${String(i).padStart(3, '0')}${'k'.repeat(400)}`, N: i + 1 })),
     ];
     id = s.rt.store.put({
-      report: 'air_segments_by_date', source: 'demo', query: {}, sentQuery: {}, totalRecords: records.length,
-      complete: true, notes: [], records, held: [{ offset: 0, count: records.length }],
+      report: 'air_segments_by_date',
+      source: 'demo',
+      query: {},
+      sentQuery: {},
+      totalRecords: records.length,
+      complete: true,
+      notes: [],
+      records,
+      held: [{ offset: 0, count: records.length }],
     }).id;
   });
   afterAll(() => s.close());
@@ -95,6 +115,8 @@ describe('structured budget edge cases', () => {
     expect(sc.groups.length).toBeLessThan(301);
     expect(sc.nextOffset).toBe(sc.groups.length);
     expect(sc.groups[0].key.K.startsWith('000')).toBe(true);
-    expect(sc.notes[0]).toMatch(new RegExp(`^structuredContent\\.groups holds the first ${sc.groups.length} of the 301 groups asked for`));
+    expect(sc.notes[0]).toMatch(
+      new RegExp(`^structuredContent\\.groups holds the first ${sc.groups.length} of the 301 groups asked for`),
+    );
   });
 });

@@ -3,9 +3,10 @@
  * against the record count) when a progressToken is sent, and cancellation through the
  * request's AbortSignal stopping the upstream fetch.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 const DAY_MS = 86_400_000;
 /** Data anchored on today, so that relative windows on the real clock find records. */
@@ -40,7 +41,11 @@ describe('progress notifications', () => {
     for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
     expect(values[0]).toBe(PAGE_SIZE);
     expect(progress.every((p) => p.total === total)).toBe(true);
-    expect(progress.at(-1)).toEqual({ progress: total, total, message: `air_segments_by_date: ${total} of ${total} records` });
+    expect(progress.at(-1)).toEqual({
+      progress: total,
+      total,
+      message: `air_segments_by_date: ${total} of ${total} records`,
+    });
   });
 
   test('a capped call counts progress against the cap, not the whole report', async () => {
@@ -52,7 +57,11 @@ describe('progress notifications', () => {
     )) as CallToolResult;
     expect((result.structuredContent as { fetchedRecords: number }).fetchedRecords).toBe(120);
     for (let i = 0; i < 20 && progress.at(-1)?.progress !== 120; i++) await sleep(10);
-    expect(progress.map((p) => [p.progress, p.total])).toEqual([[50, 120], [100, 120], [120, 120]]);
+    expect(progress.map((p) => [p.progress, p.total])).toEqual([
+      [50, 120],
+      [100, 120],
+      [120, 120],
+    ]);
   });
 });
 
@@ -88,7 +97,9 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const started = Date.now();
     let abortedAt = 0;
-    const call = s.client.callTool({ name: 'air_segments_by_date', arguments: args }, undefined, { signal: controller.signal });
+    const call = s.client.callTool({ name: 'air_segments_by_date', arguments: args }, undefined, {
+      signal: controller.signal,
+    });
     const poll = setInterval(() => {
       if (!abortedAt && when(Date.now() - started, sandbox.requests.length)) {
         abortedAt = Date.now();

@@ -4,11 +4,12 @@
  * in order, dates decoded), its result shape against CONTRACT.md section 5, and the company
  * scope and default UserName of section 2. Small pages (50) so that paging is exercised.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess, textOf, type InProcess } from '../helpers/mcp.js';
-import { decodeDates } from '../../src/upstream/service-date.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Dataset, Sandbox } from '../../src/sandbox/service.js';
+import { decodeDates } from '../../src/upstream/service-date.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
@@ -35,9 +36,11 @@ const isoOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 
 const ymd = (offset = 0) => isoOfDay(dayOf(offset)).replace(/-/g, '');
 /** YYYY-MM-DD of today plus `offset` days: an argument form the tools accept. */
 const dashed = (offset = 0) => isoOfDay(dayOf(offset));
-const dayOfYmd = (text: string) => Date.UTC(Number(text.slice(0, 4)), Number(text.slice(4, 6)) - 1, Number(text.slice(6, 8))) / DAY_MS;
+const _dayOfYmd = (text: string) =>
+  Date.UTC(Number(text.slice(0, 4)), Number(text.slice(4, 6)) - 1, Number(text.slice(6, 8))) / DAY_MS;
 /** The calendar day an ISO date names as written (its own offset kept). */
-const dayOfIso = (iso: string) => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY_MS;
+const dayOfIso = (iso: string) =>
+  Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / DAY_MS;
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 /** The synthetic data anchored on today (as in production demo mode), so that relative
  *  windows such as today-7..today resolved on the real clock always find records. */
@@ -67,7 +70,13 @@ interface Checked {
  * Calls a report tool and checks everything that holds for any successful report call:
  * records = sandbox.report(transaction, query) decoded, in order; counts; rows; text; link.
  */
-async function callAndCompare(s: InProcess, tool: string, transaction: string, args: Record<string, unknown>, paged = true): Promise<Checked> {
+async function callAndCompare(
+  s: InProcess,
+  tool: string,
+  transaction: string,
+  args: Record<string, unknown>,
+  paged = true,
+): Promise<Checked> {
   const sandbox = s.rt.sandbox!;
   const before = sandbox.requests.length;
   const result = await s.call(tool, args);
@@ -101,16 +110,23 @@ async function callAndCompare(s: InProcess, tool: string, transaction: string, a
   const windows = requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0]);
   if (paged) {
     const pages = Math.max(1, Math.ceil(expected.length / PAGE_SIZE));
-    expect(windows).toEqual(Array.from({ length: pages }, (_, i) => [
-      i * PAGE_SIZE, i === 0 ? PAGE_SIZE : Math.min(PAGE_SIZE, expected.length - i * PAGE_SIZE),
-    ]));
+    expect(windows).toEqual(
+      Array.from({ length: pages }, (_, i) => [
+        i * PAGE_SIZE,
+        i === 0 ? PAGE_SIZE : Math.min(PAGE_SIZE, expected.length - i * PAGE_SIZE),
+      ]),
+    );
   } else {
     expect(requests).toHaveLength(1);
   }
 
   const text = textOf(result);
-  const params = Object.entries(sc.query).map(([k, v]) => `${k}=${v}`).join(' ');
-  expect(text.split('\n')[0]).toBe(`${tool} (demo data) ${params}: ${count(expected.length)} record${expected.length === 1 ? '' : 's'}, complete.`);
+  const params = Object.entries(sc.query)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  expect(text.split('\n')[0]).toBe(
+    `${tool} (demo data) ${params}: ${count(expected.length)} record${expected.length === 1 ? '' : 's'}, complete.`,
+  );
   expect(text.split('\n')[1]).toBe(`resultId: ${sc.resultId}`);
   expect(result.content).toHaveLength(2);
   expect(result.content[1]).toEqual({
@@ -165,26 +181,41 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
       PNRCreationDate: isoOfDay(bk.createdDay).replace(/-/g, ''),
     });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ RecordLocator: bk.recordLocator, ServiceRef: bk.serviceRef, OwningCompanyCode: bk.company.code });
+    expect(records[0]).toMatchObject({
+      RecordLocator: bk.recordLocator,
+      ServiceRef: bk.serviceRef,
+      OwningCompanyCode: bk.company.code,
+    });
     expect((records[0].Passengers as Rec[]).map((p) => p.LastName)).toEqual(bk.passengers.map((p) => p.lastName));
     fetched.set('booking_details', sc.fetchedRecords);
   });
 
   test('find_bookings: free-form parameters, relative dates resolved; one unpaged answer kept whole', async () => {
-    const { sc, records } = await callAndCompare(s, 'find_bookings', 'FindBookings', {
-      parameters: { DateStart: 'today-60', DateEnd: 'today' },
-    }, false);
+    const { sc, records } = await callAndCompare(
+      s,
+      'find_bookings',
+      'FindBookings',
+      {
+        parameters: { DateStart: 'today-60', DateEnd: 'today' },
+      },
+      false,
+    );
     expect(sc.query).toEqual({ DateStart: ymd(-60), DateEnd: ymd(0) });
     // More than a page: the service ignores Offset/Limit here and answers everything at once.
     expect(records.length).toBeGreaterThan(PAGE_SIZE);
-    const expected = ds.bookings.filter((b) => b.createdDay >= dayOf(-60) && b.createdDay <= dayOf(0)).map((b) => b.recordLocator);
+    const expected = ds.bookings
+      .filter((b) => b.createdDay >= dayOf(-60) && b.createdDay <= dayOf(0))
+      .map((b) => b.recordLocator);
     expect(records.map((r) => r.RecordLocator)).toEqual(expected);
     fetched.set('find_bookings', sc.fetchedRecords);
   });
 
   test('car_segments_by_date: YYYY-MM-DD dates sent as YYYYMMDD', async () => {
     const { sc } = await callAndCompare(s, 'car_segments_by_date', 'CarSegmentsByDate', {
-      DateStart: dashed(-30), DateEnd: dashed(30), DateSearchType: 'T', SegmentType: 'Active',
+      DateStart: dashed(-30),
+      DateEnd: dashed(30),
+      DateSearchType: 'T',
+      SegmentType: 'Active',
     });
     expect(sc.query).toEqual({ SegmentType: 'Active', DateStart: ymd(-30), DateEnd: ymd(30), DateSearchType: 'T' });
     fetched.set('car_segments_by_date', sc.fetchedRecords);
@@ -192,14 +223,24 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
 
   test('air_segments_by_date: today-7..today, a company list sent comma-joined', async () => {
     const { sc, records } = await callAndCompare(s, 'air_segments_by_date', 'AirSegmentsByDate', {
-      DateStart: 'today-7', DateEnd: 'today', DateSearchType: 'T', OwningCompanyCode: ['TRV1', 'GLB1'],
+      DateStart: 'today-7',
+      DateEnd: 'today',
+      DateSearchType: 'T',
+      OwningCompanyCode: ['TRV1', 'GLB1'],
     });
-    expect(sc.query).toEqual({ DateStart: ymd(-7), DateEnd: ymd(0), DateSearchType: 'T', OwningCompanyCode: 'TRV1,GLB1' });
+    expect(sc.query).toEqual({
+      DateStart: ymd(-7),
+      DateEnd: ymd(0),
+      DateSearchType: 'T',
+      OwningCompanyCode: 'TRV1,GLB1',
+    });
     // Independently of sandbox.report: the dataset's segments departing in the window, in scope.
-    const expected = ds.airSegments.filter((a) =>
-      a.depDay >= dayOf(-7) && a.depDay <= dayOf(0) && ['TRV1', 'GLB1'].includes(a.booking.company.code));
-    expect(records.map((r) => [r.RecordLocator, r.CarrierCode, r.FlightNbr]))
-      .toEqual(expected.map((a) => [a.booking.recordLocator, a.carrier.code, a.flightNbr]));
+    const expected = ds.airSegments.filter(
+      (a) => a.depDay >= dayOf(-7) && a.depDay <= dayOf(0) && ['TRV1', 'GLB1'].includes(a.booking.company.code),
+    );
+    expect(records.map((r) => [r.RecordLocator, r.CarrierCode, r.FlightNbr])).toEqual(
+      expected.map((a) => [a.booking.recordLocator, a.carrier.code, a.flightNbr]),
+    );
     for (const r of records) {
       expect(dayOfIso(r.DepartureDate as string)).toBeGreaterThanOrEqual(dayOf(-7));
       expect(dayOfIso(r.DepartureDate as string)).toBeLessThanOrEqual(dayOf(0));
@@ -208,9 +249,12 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
     fetched.set('air_segments_by_date', sc.fetchedRecords);
   });
 
-  test('pnr_segments: one booking\'s segments', async () => {
+  test("pnr_segments: one booking's segments", async () => {
     const bk = richBooking();
-    const { sc, records } = await callAndCompare(s, 'pnr_segments', 'PNRSegments', { RecordLocator: bk.recordLocator, SegmentType: 'Air,Hotel' });
+    const { sc, records } = await callAndCompare(s, 'pnr_segments', 'PNRSegments', {
+      RecordLocator: bk.recordLocator,
+      SegmentType: 'Air,Hotel',
+    });
     expect(sc.query).toEqual({ RecordLocator: bk.recordLocator, SegmentType: 'Air,Hotel' });
     expect(records).toHaveLength(1);
     fetched.set('pnr_segments', sc.fetchedRecords);
@@ -219,9 +263,19 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
   test('ticket_coupons_by_status_code: USED coupons flown in the last 60 days for three accounts', async () => {
     const accounts = ['ACME', 'GLOBEX', 'HOOLI'];
     const { sc, records } = await callAndCompare(s, 'ticket_coupons_by_status_code', 'TicketCouponsByStatusCode', {
-      DateStart: 'today-60', DateEnd: 'today', CouponCodeGroup: 'USED', DateTracker: 'T', Account: accounts.join(', '),
+      DateStart: 'today-60',
+      DateEnd: 'today',
+      CouponCodeGroup: 'USED',
+      DateTracker: 'T',
+      Account: accounts.join(', '),
     });
-    expect(sc.query).toEqual({ DateStart: ymd(-60), DateEnd: ymd(0), CouponCodeGroup: 'USED', DateTracker: 'T', Account: 'ACME,GLOBEX,HOOLI' });
+    expect(sc.query).toEqual({
+      DateStart: ymd(-60),
+      DateEnd: ymd(0),
+      CouponCodeGroup: 'USED',
+      DateTracker: 'T',
+      Account: 'ACME,GLOBEX,HOOLI',
+    });
     expect(records.length).toBeGreaterThan(0);
     for (const r of records) {
       expect(r.FlightCouponStatus).toBe('USED');
@@ -229,71 +283,125 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
       expect(dayOfIso(r.FlightDate as string)).toBeGreaterThanOrEqual(dayOf(-60));
       expect(dayOfIso(r.FlightDate as string)).toBeLessThanOrEqual(dayOf(0));
     }
-    const expected = ds.coupons.filter((c) =>
-      c.status === 'USED' && accounts.includes(c.ticket.booking.account.code) && c.segment.depDay >= dayOf(-60) && c.segment.depDay <= dayOf(0));
+    const expected = ds.coupons.filter(
+      (c) =>
+        c.status === 'USED' &&
+        accounts.includes(c.ticket.booking.account.code) &&
+        c.segment.depDay >= dayOf(-60) &&
+        c.segment.depDay <= dayOf(0),
+    );
     expect(records.map((r) => r.AirTktSegId).sort()).toEqual(expected.map((c) => String(c.id)).sort());
     fetched.set('ticket_coupons_by_status_code', sc.fetchedRecords);
   });
 
   test('tickets_issued_by_number: two tickets by number (free-form)', async () => {
     const [t1, t2] = [ds.tickets[3], ds.tickets[40]];
-    const { sc, records } = await callAndCompare(s, 'tickets_issued_by_number', 'GetTicketsIssuedByNumber', {
-      parameters: { TicketNumber: `${t1.number},${t2.number}` },
-    }, false);
+    const { sc, records } = await callAndCompare(
+      s,
+      'tickets_issued_by_number',
+      'GetTicketsIssuedByNumber',
+      {
+        parameters: { TicketNumber: `${t1.number},${t2.number}` },
+      },
+      false,
+    );
     expect(sc.query).toEqual({ TicketNumber: `${t1.number},${t2.number}` });
     expect(records).toHaveLength(2);
     fetched.set('tickets_issued_by_number', sc.fetchedRecords);
   });
 
   test('check_failed_submissions: logged in the last 90 days', async () => {
-    const { sc } = await callAndCompare(s, 'check_failed_submissions', 'CheckFailedSubmissions', { LogDateStart: 'today-90', LogDateEnd: 'today' });
+    const { sc } = await callAndCompare(s, 'check_failed_submissions', 'CheckFailedSubmissions', {
+      LogDateStart: 'today-90',
+      LogDateEnd: 'today',
+    });
     expect(sc.query).toEqual({ LogDateStart: ymd(-90), LogDateEnd: ymd(0) });
     fetched.set('check_failed_submissions', sc.fetchedRecords);
   });
 
   test('qlog_forward: one company by id, last 90 days', async () => {
     const company = ds.companies[0];
-    const { sc } = await callAndCompare(s, 'qlog_forward', 'QLogForward', { CompanyID: company.id, LogDateStart: 'today-90', LogDateEnd: 'today' });
+    const { sc } = await callAndCompare(s, 'qlog_forward', 'QLogForward', {
+      CompanyID: company.id,
+      LogDateStart: 'today-90',
+      LogDateEnd: 'today',
+    });
     expect(sc.query).toEqual({ CompanyID: String(company.id), LogDateStart: ymd(-90), LogDateEnd: ymd(0) });
     fetched.set('qlog_forward', sc.fetchedRecords);
   });
 
   test('qc_comments_for_consultant: two PCCs, dates by comment', async () => {
     const { sc } = await callAndCompare(s, 'qc_comments_for_consultant', 'QcCommentsForConsultant', {
-      DateStart: 'today-120', DateEnd: 'today', OwningAgencyLocationID: ['1ABC', '2DEF'], DateByComments: true,
+      DateStart: 'today-120',
+      DateEnd: 'today',
+      OwningAgencyLocationID: ['1ABC', '2DEF'],
+      DateByComments: true,
     });
-    expect(sc.query).toEqual({ DateStart: ymd(-120), DateEnd: ymd(0), OwningAgencyLocationID: '1ABC,2DEF', DateByComments: 'true' });
+    expect(sc.query).toEqual({
+      DateStart: ymd(-120),
+      DateEnd: ymd(0),
+      OwningAgencyLocationID: '1ABC,2DEF',
+      DateByComments: 'true',
+    });
     fetched.set('qc_comments_for_consultant', sc.fetchedRecords);
   });
 
   test('distributor_bookings_by_airline_class: one distributor, itinerary included', async () => {
     const company = ds.companies[0];
-    const { sc } = await callAndCompare(s, 'distributor_bookings_by_airline_class', 'DistributorBookingsByAirlineClass', {
-      DistributorID: company.id, IssueDateStart: 'today-60', IssueDateEnd: 'today', IncludeItinerary: true, ItineraryFormatting: '0',
-    });
+    const { sc } = await callAndCompare(
+      s,
+      'distributor_bookings_by_airline_class',
+      'DistributorBookingsByAirlineClass',
+      {
+        DistributorID: company.id,
+        IssueDateStart: 'today-60',
+        IssueDateEnd: 'today',
+        IncludeItinerary: true,
+        ItineraryFormatting: '0',
+      },
+    );
     expect(sc.query).toEqual({
-      DistributorID: String(company.id), IssueDateStart: ymd(-60), IssueDateEnd: ymd(0), IncludeItinerary: 'true', ItineraryFormatting: '0',
+      DistributorID: String(company.id),
+      IssueDateStart: ymd(-60),
+      IssueDateEnd: ymd(0),
+      IncludeItinerary: 'true',
+      ItineraryFormatting: '0',
     });
     fetched.set('distributor_bookings_by_airline_class', sc.fetchedRecords);
   });
 
   test('hotel_segments: arrivals in the next 30 days with notepad, non-passive', async () => {
     const { sc } = await callAndCompare(s, 'hotel_segments', 'HotelSegments', {
-      DateStart: 'today', DateEnd: 'today+30', DateSearchType: 'A', WithNotepad: '1', IsPassive: '0',
+      DateStart: 'today',
+      DateEnd: 'today+30',
+      DateSearchType: 'A',
+      WithNotepad: '1',
+      IsPassive: '0',
     });
-    expect(sc.query).toEqual({ DateStart: ymd(0), DateEnd: ymd(30), WithNotepad: '1', DateSearchType: 'A', IsPassive: '0' });
+    expect(sc.query).toEqual({
+      DateStart: ymd(0),
+      DateEnd: ymd(30),
+      WithNotepad: '1',
+      DateSearchType: 'A',
+      IsPassive: '0',
+    });
     fetched.set('hotel_segments', sc.fetchedRecords);
   });
 
   test('passenger_arrivals: arriving in the next 14 days', async () => {
-    const { sc } = await callAndCompare(s, 'passenger_arrivals', 'PassengerArrivals', { ArrivalDateStart: 'today', ArrivalDateEnd: 'today+14' });
+    const { sc } = await callAndCompare(s, 'passenger_arrivals', 'PassengerArrivals', {
+      ArrivalDateStart: 'today',
+      ArrivalDateEnd: 'today+14',
+    });
     expect(sc.query).toEqual({ ArrivalDateStart: ymd(0), ArrivalDateEnd: ymd(14) });
     fetched.set('passenger_arrivals', sc.fetchedRecords);
   });
 
   test('partner_forwarding_logs: failures of the last 30 days (boolean sent as false)', async () => {
     const { sc, records } = await callAndCompare(s, 'partner_forwarding_logs', 'PartnerForwardingLogs', {
-      LogDateStart: 'today-30', LogDateEnd: 'today', IsSuccess: false,
+      LogDateStart: 'today-30',
+      LogDateEnd: 'today',
+      IsSuccess: false,
     });
     expect(sc.query).toEqual({ LogDateStart: ymd(-30), LogDateEnd: ymd(0), IsSuccess: 'false' });
     expect(records.every((r) => r.Success === false)).toBe(true);
@@ -302,67 +410,101 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
 
   test('passenger_locations_by_routing: travelling to Europe in the next 30 days', async () => {
     const { sc } = await callAndCompare(s, 'passenger_locations_by_routing', 'PassengerLocationsByRouting', {
-      DateStart: 'today', DateEnd: 'today+30', ToRegionCode: 'EUR',
+      DateStart: 'today',
+      DateEnd: 'today+30',
+      ToRegionCode: 'EUR',
     });
     expect(sc.query).toEqual({ DateStart: ymd(0), DateEnd: ymd(30), ToRegionCode: 'EUR' });
     fetched.set('passenger_locations_by_routing', sc.fetchedRecords);
   });
 
   test('problematic_segments: departing in the next 60 days', async () => {
-    const { sc } = await callAndCompare(s, 'problematic_segments', 'ProblematicSegments', { DepartureDateStart: 'today', DepartureDateEnd: 'today+60' });
+    const { sc } = await callAndCompare(s, 'problematic_segments', 'ProblematicSegments', {
+      DepartureDateStart: 'today',
+      DepartureDateEnd: 'today+60',
+    });
     expect(sc.query).toEqual({ DepartureDateStart: ymd(0), DepartureDateEnd: ymd(60) });
     fetched.set('problematic_segments', sc.fetchedRecords);
   });
 
   test('bookings_with_active_segments: travelling in the next 30 days', async () => {
-    const { sc } = await callAndCompare(s, 'bookings_with_active_segments', 'BookingsWithActiveSegments', { TravelDateStart: 'today', TravelDateEnd: 'today+30' });
+    const { sc } = await callAndCompare(s, 'bookings_with_active_segments', 'BookingsWithActiveSegments', {
+      TravelDateStart: 'today',
+      TravelDateEnd: 'today+30',
+    });
     expect(sc.query).toEqual({ TravelDateStart: ymd(0), TravelDateEnd: ymd(30) });
     fetched.set('bookings_with_active_segments', sc.fetchedRecords);
   });
 
   test('passenger_air_segments_with_max_traveller_flag: two accounts, departures within 14 days either side', async () => {
     const accounts = ['ACME', 'HOOLI'];
-    const { sc, records } = await callAndCompare(s, 'passenger_air_segments_with_max_traveller_flag', 'PassengerAirSegmentsWithMaxTravellerFlag', {
-      Account: accounts, DepartureDateStart: 'today-14', DepartureDateEnd: 'today+14',
-    });
+    const { sc, records } = await callAndCompare(
+      s,
+      'passenger_air_segments_with_max_traveller_flag',
+      'PassengerAirSegmentsWithMaxTravellerFlag',
+      {
+        Account: accounts,
+        DepartureDateStart: 'today-14',
+        DepartureDateEnd: 'today+14',
+      },
+    );
     expect(sc.query).toEqual({ Account: 'ACME,HOOLI', DepartureDateStart: ymd(-14), DepartureDateEnd: ymd(14) });
     // Independently: one record per passenger per (not cancelled) segment of those accounts in the window.
-    const segments = ds.airSegments.filter((a) =>
-      a.status !== 'HX' && accounts.includes(a.booking.account.code) && a.depDay >= dayOf(-14) && a.depDay <= dayOf(14));
+    const segments = ds.airSegments.filter(
+      (a) =>
+        a.status !== 'HX' &&
+        accounts.includes(a.booking.account.code) &&
+        a.depDay >= dayOf(-14) &&
+        a.depDay <= dayOf(14),
+    );
     expect(records.length).toBe(segments.reduce((n, a) => n + a.booking.passengers.length, 0));
     for (const r of records) {
       expect(accounts).toContain(r.Account);
-      expect(r.DepartureDate as string >= dashed(-14) && r.DepartureDate as string <= dashed(14)).toBe(true);
+      expect((r.DepartureDate as string) >= dashed(-14) && (r.DepartureDate as string) <= dashed(14)).toBe(true);
     }
     fetched.set('passenger_air_segments_with_max_traveller_flag', sc.fetchedRecords);
   });
 
   test('ticket_coupons_issued: open coupons (one-letter O) issued in the last 30 days', async () => {
     const { sc, records } = await callAndCompare(s, 'ticket_coupons_issued', 'TicketCouponsIssued', {
-      IssueDateStart: 'today-30', IssueDateEnd: 'today', FlightCouponStatus: 'O',
+      IssueDateStart: 'today-30',
+      IssueDateEnd: 'today',
+      FlightCouponStatus: 'O',
     });
     expect(sc.query).toEqual({ IssueDateStart: ymd(-30), IssueDateEnd: ymd(0), FlightCouponStatus: 'O' });
     expect(records.length).toBeGreaterThan(0);
     expect(new Set(records.map((r) => r.FlightCouponStatus))).toEqual(new Set(['OPEN']));
-    const expected = ds.coupons.filter((c) => c.status === 'OPEN' && c.ticket.issueDay >= dayOf(-30) && c.ticket.issueDay <= dayOf(0));
+    const expected = ds.coupons.filter(
+      (c) => c.status === 'OPEN' && c.ticket.issueDay >= dayOf(-30) && c.ticket.issueDay <= dayOf(0),
+    );
     expect(records.length).toBe(expected.length);
     fetched.set('ticket_coupons_issued', sc.fetchedRecords);
   });
 
   test('app_users_activity: last 7 days without e-mail subscriptions', async () => {
     const { sc, records } = await callAndCompare(s, 'app_users_activity', 'AppUsersActivity', {
-      DateStart: 'today-7', DateEnd: 'today', ExcludeEmailSubscriptions: true,
+      DateStart: 'today-7',
+      DateEnd: 'today',
+      ExcludeEmailSubscriptions: true,
     });
     expect(sc.query).toEqual({ DateStart: ymd(-7), DateEnd: ymd(0), ExcludeEmailSubscriptions: 'true' });
-    const expected = ds.activities.filter((a) => !a.emailSubscription && Math.floor(a.ms / DAY_MS) >= dayOf(-7) && Math.floor(a.ms / DAY_MS) <= dayOf(0));
+    const expected = ds.activities.filter(
+      (a) => !a.emailSubscription && Math.floor(a.ms / DAY_MS) >= dayOf(-7) && Math.floor(a.ms / DAY_MS) <= dayOf(0),
+    );
     expect(records.length).toBe(expected.length);
     fetched.set('app_users_activity', sc.fetchedRecords);
   });
 
   test('hotel_segment_counts_per_location: per chain, totals equal the hotel segments arriving in the window', async () => {
-    const { sc, records } = await callAndCompare(s, 'hotel_segment_counts_per_location', 'HotelSegmentCountsPerLocation', {
-      DateStart: 'today-30', DateEnd: 'today+30',
-    });
+    const { sc, records } = await callAndCompare(
+      s,
+      'hotel_segment_counts_per_location',
+      'HotelSegmentCountsPerLocation',
+      {
+        DateStart: 'today-30',
+        DateEnd: 'today+30',
+      },
+    );
     expect(sc.query).toEqual({ DateStart: ymd(-30), DateEnd: ymd(30) });
     const stays = ds.hotelSegments.filter((h) => !h.cancelled && h.arrDay >= dayOf(-30) && h.arrDay <= dayOf(30));
     expect(records.reduce((n, r) => n + (r.TotalSegments as number), 0)).toBe(stays.length);
@@ -375,9 +517,16 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
     const byVendor = new Map<string, number>();
     for (const c of window) byVendor.set(c.vendor.code, (byVendor.get(c.vendor.code) ?? 0) + 1);
     const [vendor, rentals] = [...byVendor].sort((a, b) => b[1] - a[1])[0];
-    const { sc, records } = await callAndCompare(s, 'car_segment_counts_per_account_by_vendor', 'CarSegmentCountsPerAccountByVendor', {
-      DateStart: 'today-60', DateEnd: 'today+60', VendorCode: vendor,
-    });
+    const { sc, records } = await callAndCompare(
+      s,
+      'car_segment_counts_per_account_by_vendor',
+      'CarSegmentCountsPerAccountByVendor',
+      {
+        DateStart: 'today-60',
+        DateEnd: 'today+60',
+        VendorCode: vendor,
+      },
+    );
     expect(sc.query).toEqual({ DateStart: ymd(-60), DateEnd: ymd(60), VendorCode: vendor });
     expect(records.reduce((n, r) => n + (r.TotalSegments as number), 0)).toBe(rentals);
     fetched.set('car_segment_counts_per_account_by_vendor', sc.fetchedRecords);
@@ -392,7 +541,9 @@ describe('each of the 22 report tools returns what the sandbox holds for the sam
 
 describe('results beyond the first call', () => {
   test('a capped call is incomplete; continue_report fetches the rest without refetching, same records', async () => {
-    const first = content(await s.call('air_segments_by_date', { DateStart: 'today-30', DateEnd: 'today', maxRecords: 120 }));
+    const first = content(
+      await s.call('air_segments_by_date', { DateStart: 'today-30', DateEnd: 'today', maxRecords: 120 }),
+    );
     const expected = decodeDates(sandbox.report('AirSegmentsByDate', first.query)) as Rec[];
     expect(expected.length).toBeGreaterThan(200);
     expect(first).toMatchObject({ complete: false, totalRecords: expected.length, fetchedRecords: 120 });
@@ -402,7 +553,13 @@ describe('results beyond the first call', () => {
     const before = sandbox.requests.length;
     const next = content(await s.call('continue_report', { resultId: first.resultId }));
     expect(sandbox.requests.slice(before).every((r) => r.offset >= 120)).toBe(true);
-    expect(next).toMatchObject({ resultId: first.resultId, complete: true, totalRecords: expected.length, fetchedRecords: expected.length, notes: [] });
+    expect(next).toMatchObject({
+      resultId: first.resultId,
+      complete: true,
+      totalRecords: expected.length,
+      fetchedRecords: expected.length,
+      notes: [],
+    });
     expect(await readRecords(s, first.resourceUri)).toEqual(expected);
   });
 
@@ -438,15 +595,26 @@ describe('pinned company scope and default UserName', () => {
 
   test('the pinned scope and the default UserName are sent by default; every record is in scope', async () => {
     const { sc, records } = await callAndCompare(p, 'ticket_coupons_by_status_code', 'TicketCouponsByStatusCode', {
-      DateStart: 'today-90', DateEnd: 'today', CouponCodeGroup: 'ALL', DateTracker: 'I',
+      DateStart: 'today-90',
+      DateEnd: 'today',
+      CouponCodeGroup: 'ALL',
+      DateTracker: 'I',
     });
     expect(sc.query).toEqual({
-      DateStart: ymd(-90), DateEnd: ymd(0), CouponCodeGroup: 'ALL', DateTracker: 'I', OwningCompanyCode: pinned, UserName: user,
+      DateStart: ymd(-90),
+      DateEnd: ymd(0),
+      CouponCodeGroup: 'ALL',
+      DateTracker: 'I',
+      OwningCompanyCode: pinned,
+      UserName: user,
     });
     expect(records.length).toBeGreaterThan(0);
     expect(new Set(records.map((r) => r.OwningCompanyCode))).toEqual(new Set([pinned]));
 
-    const air = await callAndCompare(p, 'air_segments_by_date', 'AirSegmentsByDate', { DateStart: 'today-7', DateEnd: 'today' });
+    const air = await callAndCompare(p, 'air_segments_by_date', 'AirSegmentsByDate', {
+      DateStart: 'today-7',
+      DateEnd: 'today',
+    });
     expect(air.sc.query).toEqual({ DateStart: ymd(-7), DateEnd: ymd(0), OwningCompanyCode: pinned, UserName: user });
     expect(air.records.length).toBeGreaterThan(0);
     for (const r of air.records) expect(accountCompany(r.Account as string)).toBe(pinned);
@@ -459,7 +627,9 @@ describe('pinned company scope and default UserName', () => {
 
   test('a code of the pinned scope in other case is accepted as the configured spelling', async () => {
     const { sc } = await callAndCompare(p, 'problematic_segments', 'ProblematicSegments', {
-      DepartureDateStart: 'today', DepartureDateEnd: 'today+60', OwningCompanyCode: pinned.toLowerCase(),
+      DepartureDateStart: 'today',
+      DepartureDateEnd: 'today+60',
+      OwningCompanyCode: pinned.toLowerCase(),
     });
     expect(sc.query.OwningCompanyCode).toBe(pinned);
   });
@@ -467,7 +637,11 @@ describe('pinned company scope and default UserName', () => {
   test('another company code is refused before any request', async () => {
     const other = ds.companies.find((c) => c.code !== pinned)!.code;
     const before = p.rt.sandbox!.requests.length;
-    const r = await p.call('air_segments_by_date', { DateStart: 'today-7', DateEnd: 'today', OwningCompanyCode: [pinned, other] });
+    const r = await p.call('air_segments_by_date', {
+      DateStart: 'today-7',
+      DateEnd: 'today',
+      OwningCompanyCode: [pinned, other],
+    });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe(
       `Invalid argument for air_segments_by_date: OwningCompanyCode: '${other}' is outside the configured company scope; ` +
@@ -475,25 +649,43 @@ describe('pinned company scope and default UserName', () => {
     );
     const free = await p.call('find_bookings', { parameters: { OwningCompanyCode: other } });
     expect(free.isError).toBe(true);
-    expect(textOf(free)).toContain(`OwningCompanyCode: '${other}' is outside the configured company scope; allowed: ${pinned}`);
+    expect(textOf(free)).toContain(
+      `OwningCompanyCode: '${other}' is outside the configured company scope; allowed: ${pinned}`,
+    );
     expect(p.rt.sandbox!.requests.length).toBe(before);
   });
 
   test('the default UserName goes to every tool that takes it, under its own name, and yields to an explicit one', async () => {
-    const activity = await callAndCompare(p, 'app_users_activity', 'AppUsersActivity', { DateStart: 'today-7', DateEnd: 'today' });
+    const activity = await callAndCompare(p, 'app_users_activity', 'AppUsersActivity', {
+      DateStart: 'today-7',
+      DateEnd: 'today',
+    });
     expect(activity.sc.query).toEqual({ Username: user, DateStart: ymd(-7), DateEnd: ymd(0) });
 
-    const counts = await callAndCompare(p, 'hotel_segment_counts_per_location', 'HotelSegmentCountsPerLocation', { DateStart: 'today', DateEnd: 'today+30' });
+    const counts = await callAndCompare(p, 'hotel_segment_counts_per_location', 'HotelSegmentCountsPerLocation', {
+      DateStart: 'today',
+      DateEnd: 'today+30',
+    });
     expect(counts.sc.query).toEqual({ UserName: user, DateStart: ymd(0), DateEnd: ymd(30) });
 
     // Transactions without UserName or company scope get neither.
-    const qlog = await callAndCompare(p, 'qlog_forward', 'QLogForward', { LogDateStart: 'today-30', LogDateEnd: 'today' });
+    const qlog = await callAndCompare(p, 'qlog_forward', 'QLogForward', {
+      LogDateStart: 'today-30',
+      LogDateEnd: 'today',
+    });
     expect(qlog.sc.query).toEqual({ LogDateStart: ymd(-30), LogDateEnd: ymd(0) });
 
     const admin = ds.appUsers.find((u) => u.companyCodes.includes(pinned) && u.email !== user)!.email;
     const explicit = await callAndCompare(p, 'passenger_arrivals', 'PassengerArrivals', {
-      ArrivalDateStart: 'today', ArrivalDateEnd: 'today+14', UserName: admin,
+      ArrivalDateStart: 'today',
+      ArrivalDateEnd: 'today+14',
+      UserName: admin,
     });
-    expect(explicit.sc.query).toEqual({ ArrivalDateStart: ymd(0), ArrivalDateEnd: ymd(14), OwningCompanyCode: pinned, UserName: admin });
+    expect(explicit.sc.query).toEqual({
+      ArrivalDateStart: ymd(0),
+      ArrivalDateEnd: ymd(14),
+      OwningCompanyCode: pinned,
+      UserName: admin,
+    });
   });
 });

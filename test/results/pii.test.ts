@@ -25,13 +25,40 @@ function withPii(): Rec[] {
     MobileList: i === 1 ? '+1 415 555 0100, +49 170 1234567' : '',
     Phones: i === 0 ? [{ PhoneType: 'M', City: 'NYC', Number: '212-555-0199', SequenceNbr: 1 }] : [],
     Emails: i === 0 ? [{ SequenceNbr: 1, EmailType: 'TO', Email: 'jane.doe@example.org' }] : [],
-    EmailTrails: i === 0 ? [{ RecipientEmail: 'ken.nakamura@example.net', DeliveryDetails: 'delivered to ken.nakamura@example.net' }] : [],
+    EmailTrails:
+      i === 0
+        ? [{ RecipientEmail: 'ken.nakamura@example.net', DeliveryDetails: 'delivered to ken.nakamura@example.net' }]
+        : [],
     Tickets: i === 0 ? [{ TktNumber: r.TktNumber, Passenger: { LastName: 'Roe', FirstName: 'Richard' } }] : [],
   }));
 }
 
-const NAMES = ['SMITH', 'JOHN', 'DOE', 'JANE', 'ROE', 'RICHARD', 'MUELLER', 'ANNA', 'NAKAMURA', 'KEN', 'OKAFOR', 'CHIDI', 'SILVA', 'ANA', 'MARY', "O'NEIL"];
-const EMAILS = ['john.smith@example.com', 'JOHN.SMITH//EXAMPLE.COM', 'travel@globex-corp.com', 'jane.doe@example.org', 'ken.nakamura@example.net', '@example.com'];
+const NAMES = [
+  'SMITH',
+  'JOHN',
+  'DOE',
+  'JANE',
+  'ROE',
+  'RICHARD',
+  'MUELLER',
+  'ANNA',
+  'NAKAMURA',
+  'KEN',
+  'OKAFOR',
+  'CHIDI',
+  'SILVA',
+  'ANA',
+  'MARY',
+  "O'NEIL",
+];
+const EMAILS = [
+  'john.smith@example.com',
+  'JOHN.SMITH//EXAMPLE.COM',
+  'travel@globex-corp.com',
+  'jane.doe@example.org',
+  'ken.nakamura@example.net',
+  '@example.com',
+];
 const PHONES = ['+44 20 7946 0958', '7946', '4155550100', '415 555', '212-555-0199', '170 1234567'];
 
 function leaks(text: string): string[] {
@@ -105,12 +132,26 @@ describe('createRedactor', () => {
 
   it('keeps what is not personal: ids, dates, amounts, accounts and the rest of free text', () => {
     const k1 = records[0];
-    for (const f of ['RecordLocator', 'TktNumber', 'Account', 'FOPFare', 'FlightDate', 'VndIssueDt', 'FlownKM', 'IsVip', 'Summary']) {
+    for (const f of [
+      'RecordLocator',
+      'TktNumber',
+      'Account',
+      'FOPFare',
+      'FlightDate',
+      'VndIssueDt',
+      'FlownKM',
+      'IsVip',
+      'Summary',
+    ]) {
       expect(k1[f], f).toEqual(raw[0][f]);
     }
-    expect(k1.Remark).toMatch(/^Call Traveller-[0-9a-f]{8} on phone-[0-9a-f]{8} or mail email-[0-9a-f]{8} before 2026-11-01 10:00$/);
+    expect(k1.Remark).toMatch(
+      /^Call Traveller-[0-9a-f]{8} on phone-[0-9a-f]{8} or mail email-[0-9a-f]{8} before 2026-11-01 10:00$/,
+    );
     expect(records[3].Remark).toMatch(/^Traveller-[0-9a-f]{8} Traveller-[0-9a-f]{8} asked for a window seat$/);
-    expect(k1.Phones).toEqual([{ PhoneType: 'M', City: 'NYC', Number: expect.stringMatching(/^phone-/), SequenceNbr: 1 }]);
+    expect(k1.Phones).toEqual([
+      { PhoneType: 'M', City: 'NYC', Number: expect.stringMatching(/^phone-/), SequenceNbr: 1 },
+    ]);
     expect((k1.Tickets as Rec[])[0].TktNumber).toBe(raw[0].TktNumber);
     expect(raw[0].Passenger).toBe('SMITH/JOHN MR'); // the input is not modified
   });

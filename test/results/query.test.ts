@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runQuery } from '../../src/results/query.js';
-import { queryArgsSchema, queryArgsShape, type QueryArgs } from '../../src/results/query-schema.js';
-import { cents, coupons, type Rec } from './fixtures.js';
+import { type QueryArgs, queryArgsSchema, queryArgsShape } from '../../src/results/query-schema.js';
 import { thrown } from '../helpers/thrown.js';
+import { cents, coupons, type Rec } from './fixtures.js';
 
 const records = coupons();
 const locators = (rows: Rec[] | undefined) => (rows ?? []).map((r) => r.RecordLocator);
-
 
 describe('runQuery: groups and aggregates', () => {
   it('counts and sums per Account like a direct computation, count desc by default', () => {
@@ -36,7 +35,12 @@ describe('runQuery: groups and aggregates', () => {
   });
 
   it('orders groups by an aggregate and pages them', () => {
-    const args = { groupBy: ['Account'], aggregates: [{ fn: 'sum' as const, field: 'FOPFare' }], orderBy: [{ field: 'sum_FOPFare', direction: 'asc' as const }], limit: 3 };
+    const args = {
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'sum' as const, field: 'FOPFare' }],
+      orderBy: [{ field: 'sum_FOPFare', direction: 'asc' as const }],
+      limit: 3,
+    };
     const first = runQuery(records, args);
     expect(first.groups!.map((g) => [g.key.Account, g.sum_FOPFare])).toEqual([
       ['UMBRELLA', 8],
@@ -130,7 +134,9 @@ describe('runQuery: filters', () => {
       limit: 100,
     });
     const direct = records
-      .filter((r) => String(r.FlightDate).slice(0, 10) >= '2026-11-02' && String(r.FlightDate).slice(0, 10) < '2026-12-01')
+      .filter(
+        (r) => String(r.FlightDate).slice(0, 10) >= '2026-11-02' && String(r.FlightDate).slice(0, 10) < '2026-12-01',
+      )
       .map((r) => r.RecordLocator);
     expect(locators(from.rows)).toEqual(direct);
     expect(direct).not.toContain('K1AAAA');
@@ -140,7 +146,9 @@ describe('runQuery: filters', () => {
   it('a full ISO value compares instants', () => {
     const cut = '2026-11-02T00:00:00Z';
     const out = runQuery(records, { where: [{ field: 'FlightDate', op: 'lt', value: cut }], limit: 100 });
-    const direct = records.filter((r) => Date.parse(String(r.FlightDate)) < Date.parse(cut)).map((r) => r.RecordLocator);
+    const direct = records
+      .filter((r) => Date.parse(String(r.FlightDate)) < Date.parse(cut))
+      .map((r) => r.RecordLocator);
     expect(locators(out.rows)).toEqual(direct);
     expect(direct).toEqual(['K2BBBB', 'K6FFFF']);
   });
@@ -177,7 +185,12 @@ describe('runQuery: rows, order and paging', () => {
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-      const out = runQuery(records, { orderBy: [{ field: 'FOPFare', direction: 'desc' }], fields: ['RecordLocator', 'FOPFare'], offset, limit: 5 });
+      const out = runQuery(records, {
+        orderBy: [{ field: 'FOPFare', direction: 'desc' }],
+        fields: ['RecordLocator', 'FOPFare'],
+        offset,
+        limit: 5,
+      });
       expect(out.offset).toBe(offset);
       expect(out.matched).toBe(12);
       seen.push(...locators(out.rows));
@@ -191,7 +204,11 @@ describe('runQuery: rows, order and paging', () => {
   it('sorts dates as instants, stable for ties, empties last', () => {
     const out = runQuery(records, { orderBy: [{ field: 'FlightDate' }], fields: ['RecordLocator'], limit: 3 });
     expect(locators(out.rows)).toEqual(['K6FFFF', 'K2BBBB', 'K1AAAA']);
-    const pax = runQuery(records, { orderBy: [{ field: 'Passenger', direction: 'desc' }], fields: ['RecordLocator', 'Passenger'], limit: 100 });
+    const pax = runQuery(records, {
+      orderBy: [{ field: 'Passenger', direction: 'desc' }],
+      fields: ['RecordLocator', 'Passenger'],
+      limit: 100,
+    });
     expect(pax.rows!.at(-1)).toEqual({ RecordLocator: 'K5EEEE', Passenger: null });
   });
 
@@ -214,7 +231,13 @@ describe('runQuery: rows, order and paging', () => {
   });
 
   it('an empty result answers with nothing matched', () => {
-    expect(runQuery([], { where: [{ field: 'Account', op: 'eq', value: 'X' }] })).toEqual({ matched: 0, offset: 0, limit: 50, nextOffset: null, rows: [] });
+    expect(runQuery([], { where: [{ field: 'Account', op: 'eq', value: 'X' }] })).toEqual({
+      matched: 0,
+      offset: 0,
+      limit: 50,
+      nextOffset: null,
+      rows: [],
+    });
   });
 });
 
@@ -246,8 +269,12 @@ describe('runQuery: invalid input', () => {
   });
 
   it('rejects values that do not fit the op, and grouped orderBy on a non-group field', () => {
-    expect(thrown(() => runQuery(records, { where: [{ field: 'Account', op: 'lt', value: ['A'] }] })).message).toContain("use op 'in'");
-    expect(thrown(() => runQuery(records, { where: [{ field: 'Account', op: 'eq' }] })).details.param).toBe('where[0].value');
+    expect(
+      thrown(() => runQuery(records, { where: [{ field: 'Account', op: 'lt', value: ['A'] }] })).message,
+    ).toContain("use op 'in'");
+    expect(thrown(() => runQuery(records, { where: [{ field: 'Account', op: 'eq' }] })).details.param).toBe(
+      'where[0].value',
+    );
     expect(thrown(() => runQuery(records, { aggregates: [{ fn: 'sum' }] })).message).toContain("required for fn 'sum'");
     const e = thrown(() => runQuery(records, { groupBy: ['Account'], orderBy: [{ field: 'Carrier' }] }));
     expect(e.message).toContain("'Account', 'count'");
@@ -277,8 +304,16 @@ describe('numbers against text', () => {
   const rows = [{ Amt: '10' }, { Amt: '9' }, { Amt: 'N/A' }, { Amt: '100' }, { Amt: '' }];
   it('a numeric bound never matches text, and min/max prefer numbers', () => {
     expect(runQuery(rows, { where: [{ field: 'Amt', op: 'gt', value: 50 }] }).rows).toEqual([{ Amt: '100' }]);
-    expect(runQuery(rows, { where: [{ field: 'Amt', op: 'lt', value: '50' }] }).rows).toEqual([{ Amt: '10' }, { Amt: '9' }]);
-    const g = runQuery(rows, { aggregates: [{ fn: 'max', field: 'Amt' }, { fn: 'min', field: 'Amt' }] }).groups![0];
+    expect(runQuery(rows, { where: [{ field: 'Amt', op: 'lt', value: '50' }] }).rows).toEqual([
+      { Amt: '10' },
+      { Amt: '9' },
+    ]);
+    const g = runQuery(rows, {
+      aggregates: [
+        { fn: 'max', field: 'Amt' },
+        { fn: 'min', field: 'Amt' },
+      ],
+    }).groups![0];
     // Numeric strings come back as numbers, as sums do.
     expect(g.max_Amt).toBe(100);
     expect(g.min_Amt).toBe(9);
@@ -290,7 +325,13 @@ describe('date parts in groupBy', () => {
     expect(() => runQuery([{ Amt: '10' }, { Amt: '20' }], { groupBy: ['Amt:month'] })).toThrow(
       `groupBy[0]: 'Amt:month' asks for a date part, but Amt holds no dates (e.g. "10"); group by Amt itself`,
     );
-    const g = runQuery([{ D: '2026-11-02T10:00:00Z' }, { D: '2026-11-30T23:00:00-05:00' }, { D: '2026-12-01T00:00:00Z' }], { groupBy: ['D:month'] }).groups!;
-    expect(g.map((x) => [x.key['D:month'], x.count])).toEqual([['2026-11', 2], ['2026-12', 1]]);
+    const g = runQuery(
+      [{ D: '2026-11-02T10:00:00Z' }, { D: '2026-11-30T23:00:00-05:00' }, { D: '2026-12-01T00:00:00Z' }],
+      { groupBy: ['D:month'] },
+    ).groups!;
+    expect(g.map((x) => [x.key['D:month'], x.count])).toEqual([
+      ['2026-11', 2],
+      ['2026-12', 1],
+    ]);
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ReportsError } from '../../src/errors.js';
 import { runQuery } from '../../src/results/query.js';
-import { estimateTokens, renderQuery, renderResult, renderResultParts, TEXT_CHAR_LIMIT, type ResultView } from '../../src/results/render.js';
+import {
+  estimateTokens,
+  type ResultView,
+  renderQuery,
+  renderResult,
+  renderResultParts,
+  TEXT_CHAR_LIMIT,
+} from '../../src/results/render.js';
 import { summarize } from '../../src/results/summarize.js';
 import { coupons, generateCoupons, type Rec } from './fixtures.js';
 
@@ -76,12 +83,17 @@ describe('renderResult', () => {
     expect(text).toContain(`All 12 rows (columns: ${header.split(' | ').join(', ')}):`);
     const rows = dataLines(text, header);
     expect(rows).toHaveLength(12);
-    expect(rows[0]).toBe('K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200');
+    expect(rows[0]).toBe(
+      'K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200',
+    );
     expect(rows[4]).toBe('K5EEEE |  | ACME | 12.10 | 2026-11-30T22:00:00Z | 2026-10-14T12:00:00Z | BA | 0');
   });
 
   it('honours rowLimit and fields (dot paths, lists), and rejects unknown fields', () => {
-    const text = renderResult(view(records), { rowLimit: 3, fields: ['RecordLocator', 'summary.createdBy', 'TicketNumbers'] });
+    const text = renderResult(view(records), {
+      rowLimit: 3,
+      fields: ['RecordLocator', 'summary.createdBy', 'TicketNumbers'],
+    });
     expect(text).toContain('First 3 of 12 rows (columns: RecordLocator, Summary.CreatedBy, TicketNumbers):');
     expect(dataLines(text, 'RecordLocator | Summary.CreatedBy | TicketNumbers')).toEqual([
       'K1AAAA | AGENT | 0011234567890, 0011234567890X',
@@ -146,7 +158,12 @@ describe('renderQuery', () => {
 
   it('renders groups with their aggregates', () => {
     const args = { groupBy: ['Account'], aggregates: [{ fn: 'sum' as const, field: 'FOPFare' }], limit: 3 };
-    const text = renderQuery(runQuery(records, args), { resultId: 'r_x', report: 'ticket_coupons_by_status_code', heldRecords: 12, args });
+    const text = renderQuery(runQuery(records, args), {
+      resultId: 'r_x',
+      report: 'ticket_coupons_by_status_code',
+      heldRecords: 12,
+      args,
+    });
     expect(text.split('\n')).toEqual([
       'query_report on r_x (ticket_coupons_by_status_code): 12 of 12 held records match (no filter).',
       '4 groups by Account, showing 1–3 of 4:',
@@ -159,7 +176,10 @@ describe('renderQuery', () => {
   });
 
   it('renders filtered rows and the filter', () => {
-    const args = { where: [{ field: 'Account', op: 'eq' as const, value: 'INITECH' }], fields: ['RecordLocator', 'FOPFare'] };
+    const args = {
+      where: [{ field: 'Account', op: 'eq' as const, value: 'INITECH' }],
+      fields: ['RecordLocator', 'FOPFare'],
+    };
     const text = renderQuery(runQuery(records, args), { resultId: 'r_x', heldRecords: 12, args, resourceUri: 'u://x' });
     expect(text.split('\n')).toEqual([
       'query_report on r_x: 2 of 12 held records match Account eq "INITECH".',

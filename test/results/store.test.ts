@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReportsError } from '../../src/errors.js';
-import { estimateBytes, ResultStore, type EvictionReason, type NewResult } from '../../src/results/store.js';
+import { type EvictionReason, estimateBytes, type NewResult, ResultStore } from '../../src/results/store.js';
 import { coupons } from './fixtures.js';
 
 /** A result whose records are about `kb` kilobytes of JSON. */
@@ -22,7 +22,11 @@ function result(report: string, kb: number): NewResult {
 function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
   let clock = 1_000_000;
   const evicted: { id: string; reason: EvictionReason }[] = [];
-  const store = new ResultStore({ ...options, now: () => clock, onEvict: (r, reason) => evicted.push({ id: r.id, reason }) });
+  const store = new ResultStore({
+    ...options,
+    now: () => clock,
+    onEvict: (r, reason) => evicted.push({ id: r.id, reason }),
+  });
   return { store, evicted, advance: (ms: number) => (clock += ms), now: () => clock };
 }
 
@@ -66,7 +70,12 @@ describe('ResultStore', () => {
     store.get(a.id); // a is now the most recently used; b is the oldest
     const d = store.put(result('d', 3));
     expect(evicted.map((e) => [e.id, e.reason])).toEqual([[b.id, 'budget']]);
-    expect(store.list().map((r) => r.report).sort()).toEqual(['a', 'c', 'd']);
+    expect(
+      store
+        .list()
+        .map((r) => r.report)
+        .sort(),
+    ).toEqual(['a', 'c', 'd']);
     notFound(() => store.get(b.id));
     store.put(result('e', 6)); // needs two slots: c, then a (d is more recent than a)
     expect(evicted.map((e) => e.id)).toEqual([b.id, c.id, a.id]);

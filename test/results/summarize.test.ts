@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../src/results/summarize.js';
-import { renderResult } from '../../src/results/render.js';
 import { runQuery } from '../../src/results/query.js';
+import { renderResult } from '../../src/results/render.js';
+import { summarize } from '../../src/results/summarize.js';
 import { cents, coupons, generateCoupons } from './fixtures.js';
 
 describe('summarize', () => {
@@ -130,8 +130,24 @@ describe('summarize', () => {
 
 describe('amounts and their currencies', () => {
   const records = [
-    { RateAmount: '100.50', CurrencyCode: 'GBP', FOPFare: '10.00', FOPCurrency: 'EUR', CreditValue: 5, CreditCurrency: 'USD', NbrNights: 2 },
-    { RateAmount: '200.25', CurrencyCode: 'USD', FOPFare: '20.10', FOPCurrency: 'EUR', CreditValue: 7, CreditCurrency: 'SGD', NbrNights: 3 },
+    {
+      RateAmount: '100.50',
+      CurrencyCode: 'GBP',
+      FOPFare: '10.00',
+      FOPCurrency: 'EUR',
+      CreditValue: 5,
+      CreditCurrency: 'USD',
+      NbrNights: 2,
+    },
+    {
+      RateAmount: '200.25',
+      CurrencyCode: 'USD',
+      FOPFare: '20.10',
+      FOPCurrency: 'EUR',
+      CreditValue: 7,
+      CreditCurrency: 'SGD',
+      NbrNights: 3,
+    },
     { RateAmount: '50', CurrencyCode: 'GBP', FOPFare: '5.05', FOPCurrency: 'EUR', NbrNights: 1 },
     { RateAmount: '1.10', FOPFare: '1', FOPCurrency: 'EUR' },
   ];
@@ -165,13 +181,26 @@ describe('amounts and their currencies', () => {
 
   it('renders per-currency sums and suggests grouping by the currency', () => {
     const text = renderResult({
-      report: 'hotel_segments', source: 'demo', query: {}, totalRecords: 4, fetchedRecords: 4, complete: true, notes: [],
-      resultId: 'r_x', resourceUri: 'reports://results/r_x', summary: s, records,
+      report: 'hotel_segments',
+      source: 'demo',
+      query: {},
+      totalRecords: 4,
+      fetchedRecords: 4,
+      complete: true,
+      notes: [],
+      resultId: 'r_x',
+      resourceUri: 'reports://results/r_x',
+      summary: s,
+      records,
     });
-    expect(text).toContain('- RateAmount: sum by CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25');
+    expect(text).toContain(
+      '- RateAmount: sum by CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25',
+    );
     expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1');
     // The suggested query sums the amount per currency.
-    expect(text).toMatch(/query_report \{"resultId":"r_x",.*"groupBy":\[(?:"[A-Za-z]+",)?"CurrencyCode"\],"aggregates":\[\{"fn":"sum","field":"RateAmount"\}\]\}/);
+    expect(text).toMatch(
+      /query_report \{"resultId":"r_x",.*"groupBy":\[(?:"[A-Za-z]+",)?"CurrencyCode"\],"aggregates":\[\{"fn":"sum","field":"RateAmount"\}\]\}/,
+    );
   });
 });
 

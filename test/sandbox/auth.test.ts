@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
-import { signRequest, rfc1123 } from '../../src/upstream/sign.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
+import { rfc1123, signRequest } from '../../src/upstream/sign.js';
 import { call } from './helpers.js';
 
 let sb: Sandbox;
@@ -15,7 +15,11 @@ afterAll(async () => {
 
 function expectRefused(res: { status: number; json: () => unknown }, code: string, message: RegExp): void {
   expect(res.status).toBe(401);
-  const env = res.json() as { ResponseMetadata: { Success: boolean }; ResponseError: Record<string, string>; ResponseReport?: unknown };
+  const env = res.json() as {
+    ResponseMetadata: { Success: boolean };
+    ResponseError: Record<string, string>;
+    ResponseReport?: unknown;
+  };
   expect(env.ResponseMetadata.Success).toBe(false);
   expect(env.ResponseReport).toBeUndefined();
   expect(env.ResponseError.ErrorCode).toBe(code);
@@ -66,7 +70,10 @@ describe('sandbox authentication', () => {
   it('refuses a signature over another method or content type', async () => {
     const url = `${sb.url}${PATH}`;
     const date = rfc1123(new Date());
-    const wrongMethod = await call(sb, PATH, { headers: { 'X-SERVICE-API-SIGNATURE': signRequest('POST', url, 'application/json', date, sb.key) }, date: new Date(date) });
+    const wrongMethod = await call(sb, PATH, {
+      headers: { 'X-SERVICE-API-SIGNATURE': signRequest('POST', url, 'application/json', date, sb.key) },
+      date: new Date(date),
+    });
     expectRefused(wrongMethod, 'Unauthorized', /Invalid signature/);
     const wrongType = await call(sb, PATH, { headers: { 'CONTENT-TYPE': 'text/csv' } });
     expectRefused(wrongType, 'Unauthorized', /Invalid signature/);
@@ -76,7 +83,10 @@ describe('sandbox authentication', () => {
     const url = `${sb.url}${PATH}`;
     const date = rfc1123(new Date());
     const res = await call(sb, PATH, {
-      headers: { 'CONTENT-TYPE': 'text/plain', 'X-SERVICE-API-SIGNATURE': signRequest('GET', url, 'text/plain', date, sb.key) },
+      headers: {
+        'CONTENT-TYPE': 'text/plain',
+        'X-SERVICE-API-SIGNATURE': signRequest('GET', url, 'text/plain', date, sb.key),
+      },
       date: new Date(date),
     });
     expectRefused(res, 'Unauthorized', /^CONTENT-TYPE 'text\/plain' is not accepted$/);
@@ -96,10 +106,13 @@ describe('sandbox authentication', () => {
     expectRefused(res, 'Unauthorized', /not an RFC 1123 UTC date/);
   });
 
-  it.each(['X-SERVICE-API-USERNAME', 'X-SERVICE-API-DATE', 'CONTENT-TYPE', 'X-SERVICE-API-SIGNATURE'])('refuses a request without %s', async (header) => {
-    const res = await call(sb, PATH, { headers: { [header]: undefined } });
-    expectRefused(res, 'Unauthorized', new RegExp(`Missing authentication header: ${header}`));
-  });
+  it.each(['X-SERVICE-API-USERNAME', 'X-SERVICE-API-DATE', 'CONTENT-TYPE', 'X-SERVICE-API-SIGNATURE'])(
+    'refuses a request without %s',
+    async (header) => {
+      const res = await call(sb, PATH, { headers: { [header]: undefined } });
+      expectRefused(res, 'Unauthorized', new RegExp(`Missing authentication header: ${header}`));
+    },
+  );
 
   it('refuses an unknown username', async () => {
     const res = await call(sb, PATH, { username: 'someone-else' });
@@ -146,7 +159,9 @@ describe('sandbox authentication', () => {
 
   it('never crashes on garbage', async () => {
     const url = `${sb.url}/HotelSegments`;
-    const res = await fetch(url, { headers: { 'X-SERVICE-API-SIGNATURE': '%%%', 'X-SERVICE-API-DATE': '\u0000' } }).catch(() => null);
+    const res = await fetch(url, {
+      headers: { 'X-SERVICE-API-SIGNATURE': '%%%', 'X-SERVICE-API-DATE': '\u0000' },
+    }).catch(() => null);
     expect(res === null || res.status === 401).toBe(true);
     const bad = await call(sb, '/PartnerForwardingLogs', { method: 'POST', body: '{not json' });
     expect(bad.status).toBe(400);

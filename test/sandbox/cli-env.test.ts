@@ -3,11 +3,23 @@ import { ConfigError, optionsFromEnv } from '../../src/sandbox/cli-env.js';
 
 describe('sandbox CLI environment', () => {
   it('reads every variable', () => {
-    expect(optionsFromEnv({
-      SANDBOX_PORT: '9001', SANDBOX_SEED: '7', SANDBOX_SIZE: '40000', SANDBOX_LATENCY_MS: '10-50',
-      SANDBOX_FAULT_RATE: '0.05', SANDBOX_FAULT_KINDS: '503, 429,reset', SANDBOX_DATA_NOW: '2026-11-15',
-    })).toEqual({
-      port: 9001, seed: 7, size: 40000, latencyMs: [10, 50], faultRate: 0.05, faultKinds: ['503', '429', 'reset'],
+    expect(
+      optionsFromEnv({
+        SANDBOX_PORT: '9001',
+        SANDBOX_SEED: '7',
+        SANDBOX_SIZE: '40000',
+        SANDBOX_LATENCY_MS: '10-50',
+        SANDBOX_FAULT_RATE: '0.05',
+        SANDBOX_FAULT_KINDS: '503, 429,reset',
+        SANDBOX_DATA_NOW: '2026-11-15',
+      }),
+    ).toEqual({
+      port: 9001,
+      seed: 7,
+      size: 40000,
+      latencyMs: [10, 50],
+      faultRate: 0.05,
+      faultKinds: ['503', '429', 'reset'],
       dataNow: new Date('2026-11-15T00:00:00Z'),
     });
     const defaults = optionsFromEnv({ SANDBOX_LATENCY_MS: '20' });

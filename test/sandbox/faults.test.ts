@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type FaultKind, type Sandbox, type SandboxOptions } from '../../src/sandbox/service.js';
+import { type FaultKind, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/service.js';
 import { call, recordsOf } from './helpers.js';
 
 const PATH = '/HotelSegments?Account=ACME&Limit=40';
@@ -24,17 +24,33 @@ describe('sandbox faults', () => {
     expect(first.json().ResponseError?.ErrorCode).toBe('ServiceUnavailable');
     const second = await call(sb, PATH);
     expect(second.status).toBe(200);
-    expect(sb.requests.map((r) => [r.n, r.status, r.fault])).toEqual([[1, 503, '503'], [2, 200, undefined]]);
+    expect(sb.requests.map((r) => [r.n, r.status, r.fault])).toEqual([
+      [1, 503, '503'],
+      [2, 200, undefined],
+    ]);
   });
 
   it('faultPlan sees the request: method, path, transaction, query and paging', async () => {
     const seen: unknown[] = [];
-    const sb = await sandbox({ faultPlan: (r) => { seen.push(r); return r.offset === 40 ? '500' : undefined; } });
+    const sb = await sandbox({
+      faultPlan: (r) => {
+        seen.push(r);
+        return r.offset === 40 ? '500' : undefined;
+      },
+    });
     expect((await call(sb, '/HotelSegments?Account=ACME&Offset=0&Limit=40')).status).toBe(200);
     const failed = await call(sb, '/HotelSegments?Account=ACME&Offset=40&Limit=40');
     expect(failed.status).toBe(500);
     expect(failed.json().ResponseError?.StatusCode).toBe('500');
-    expect(seen[1]).toEqual({ n: 2, method: 'GET', path: '/HotelSegments', transaction: 'HotelSegments', query: { Account: 'ACME', Offset: '40', Limit: '40' }, offset: 40, limit: 40 });
+    expect(seen[1]).toEqual({
+      n: 2,
+      method: 'GET',
+      path: '/HotelSegments',
+      transaction: 'HotelSegments',
+      query: { Account: 'ACME', Offset: '40', Limit: '40' },
+      offset: 40,
+      limit: 40,
+    });
   });
 
   it('429 carries Retry-After', async () => {

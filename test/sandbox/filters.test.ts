@@ -3,7 +3,7 @@
  * Expected counts are computed here from sb.dataset, independently of the report code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { dayIso, getJson, localDate, recordsOf } from './helpers.js';
 
 type Rec = Record<string, unknown>;
@@ -23,7 +23,9 @@ describe('sandbox filters', () => {
     const range = { DateStart: '20261101', DateEnd: '20261130' };
     const env = await getJson(sb, '/AirSegmentsByDate', { ...range, DateSearchType: 'T', Limit: '1000' });
     const recs = recordsOf(env);
-    const expected = sb.dataset.airSegments.filter((s) => dayIso(s.depDay) >= '2026-11-01' && dayIso(s.depDay) <= '2026-11-30');
+    const expected = sb.dataset.airSegments.filter(
+      (s) => dayIso(s.depDay) >= '2026-11-01' && dayIso(s.depDay) <= '2026-11-30',
+    );
     expect(env.ResponseMetadata.PagingMetadata!.TotalRecords).toBe(expected.length);
     expect(recs.length).toBe(expected.length);
     expect(recs.length).toBeGreaterThan(50);
@@ -36,15 +38,19 @@ describe('sandbox filters', () => {
 
     const byCreation = all('AirSegmentsByDate', { ...range, DateSearchType: 'C' });
     expect(byCreation.length).toBeGreaterThan(0);
-    for (const r of byCreation) expect(localDate(r.PNRCreationDate) >= '2026-11-01' && localDate(r.PNRCreationDate) <= '2026-11-30').toBe(true);
-    const createdInNov = sb.dataset.airSegments.filter((s) => dayIso(s.booking.createdDay) >= '2026-11-01' && dayIso(s.booking.createdDay) <= '2026-11-30');
+    for (const r of byCreation)
+      expect(localDate(r.PNRCreationDate) >= '2026-11-01' && localDate(r.PNRCreationDate) <= '2026-11-30').toBe(true);
+    const createdInNov = sb.dataset.airSegments.filter(
+      (s) => dayIso(s.booking.createdDay) >= '2026-11-01' && dayIso(s.booking.createdDay) <= '2026-11-30',
+    );
     expect(byCreation.length).toBe(createdInNov.length);
   });
 
   it('CarSegmentsByDate filters pick-up dates and SegmentType', () => {
     const recs = all('CarSegmentsByDate', { DateStart: '20260601', DateEnd: '20260831' });
     expect(recs.length).toBeGreaterThan(10);
-    for (const r of recs) expect(localDate(r.PickUpDate) >= '2026-06-01' && localDate(r.PickUpDate) <= '2026-08-31').toBe(true);
+    for (const r of recs)
+      expect(localDate(r.PickUpDate) >= '2026-06-01' && localDate(r.PickUpDate) <= '2026-08-31').toBe(true);
     const passive = all('CarSegmentsByDate', { DateStart: '20251115', DateEnd: '20270301', SegmentType: 'Passive' });
     expect(passive.length).toBeGreaterThan(0);
     expect(passive.every((r) => r.CarSegmentType === 'Passive')).toBe(true);
@@ -52,7 +58,9 @@ describe('sandbox filters', () => {
 
   it('Account, OwningAgencyLocationID and OwningCompanyCode filters', () => {
     const acme = all('HotelSegments', { Account: 'ACME' });
-    expect(acme.length).toBe(sb.dataset.hotelSegments.filter((h) => h.booking.account.code === 'ACME' && !h.cancelled).length);
+    expect(acme.length).toBe(
+      sb.dataset.hotelSegments.filter((h) => h.booking.account.code === 'ACME' && !h.cancelled).length,
+    );
     expect(acme.every((r) => r.Account === 'ACME')).toBe(true);
     const two = all('HotelSegments', { Account: 'ACME,HOOLI' });
     expect(new Set(two.map((r) => r.Account))).toEqual(new Set(['ACME', 'HOOLI']));
@@ -70,7 +78,12 @@ describe('sandbox filters', () => {
   });
 
   it('coupon status filters: CouponCodeGroup, DateTracker T, FlightCouponStatus letters', () => {
-    const used = all('TicketCouponsByStatusCode', { DateStart: '20260101', DateEnd: '20260630', CouponCodeGroup: 'USED', DateTracker: 'T' });
+    const used = all('TicketCouponsByStatusCode', {
+      DateStart: '20260101',
+      DateEnd: '20260630',
+      CouponCodeGroup: 'USED',
+      DateTracker: 'T',
+    });
     expect(used.length).toBeGreaterThan(10);
     for (const r of used) {
       expect(r.FlightCouponStatus).toBe('USED');
@@ -78,13 +91,23 @@ describe('sandbox filters', () => {
     }
     expect(used.map((r) => r.RN)).toEqual(used.map((_, i) => String(i + 1)));
 
-    const open = all('TicketCouponsByStatusCode', { DateStart: '20251101', DateEnd: '20261115', CouponCodeGroup: 'ALL OPEN', DateTracker: 'I' });
+    const open = all('TicketCouponsByStatusCode', {
+      DateStart: '20251101',
+      DateEnd: '20261115',
+      CouponCodeGroup: 'ALL OPEN',
+      DateTracker: 'I',
+    });
     expect(open.length).toBeGreaterThan(0);
     for (const r of open) {
       expect(r.FlightCouponStatus).toBe('OPEN');
       expect(localDate(r.VndIssueDt) >= '2025-11-01' && localDate(r.VndIssueDt) <= '2026-11-15').toBe(true);
     }
-    const allGroups = all('TicketCouponsByStatusCode', { DateStart: '20251101', DateEnd: '20261115', CouponCodeGroup: 'ALL', DateTracker: 'I' });
+    const allGroups = all('TicketCouponsByStatusCode', {
+      DateStart: '20251101',
+      DateEnd: '20261115',
+      CouponCodeGroup: 'ALL',
+      DateTracker: 'I',
+    });
     const seen = new Set(allGroups.map((r) => String(r.FlightCouponStatus)));
     for (const st of ['OPEN', 'USED', 'EXCH']) expect(seen).toContain(st);
     for (const st of seen) expect(['OPEN', 'USED', 'EXCH', 'CVID', 'MFRD']).toContain(st);
@@ -93,7 +116,9 @@ describe('sandbox filters', () => {
     const issuedOpen = all('TicketCouponsIssued', { FlightCouponStatus: 'O' });
     expect(issuedOpen.length).toBe(sb.dataset.coupons.filter((c) => c.status === 'OPEN').length);
     expect(issuedOpen.every((r) => r.FlightCouponStatus === 'OPEN')).toBe(true);
-    expect(all('TicketCouponsIssued', { FlightCouponStatus: 'EXCH' }).every((r) => r.FlightCouponStatus === 'EXCH')).toBe(true);
+    expect(
+      all('TicketCouponsIssued', { FlightCouponStatus: 'EXCH' }).every((r) => r.FlightCouponStatus === 'EXCH'),
+    ).toBe(true);
   });
 
   it('coupon statuses follow the flight date relative to the data anchor', () => {
@@ -160,10 +185,11 @@ describe('sandbox filters', () => {
       const k = `${r.Account}|${r.FlightNbr}|${r.DepartureDate}`;
       groups.set(k, (groups.get(k) ?? 0) + 1);
     }
-    for (const r of exceeded) expect(groups.get(`${r.Account}|${r.FlightNbr}|${r.DepartureDate}`)).toBe(r.TravellerCount);
+    for (const r of exceeded)
+      expect(groups.get(`${r.Account}|${r.FlightNbr}|${r.DepartureDate}`)).toBe(r.TravellerCount);
   });
 
-  it('UserName limits the request to the user\'s companies; unknown users are refused', async () => {
+  it("UserName limits the request to the user's companies; unknown users are refused", async () => {
     const user = sb.dataset.appUsers.find((u) => u.companyCodes.length === 1 && u.companyCodes[0] === 'GLB1')!;
     const recs = all('HotelSegments', { UserName: user.email });
     const pccs = new Set(sb.dataset.pccs.filter((p) => p.companyCode === 'GLB1').map((p) => p.code));
@@ -178,7 +204,8 @@ describe('sandbox filters', () => {
   it('the remaining filters: logs by date, QLog company, QC consultant, arrivals, active bookings, activity', () => {
     const failed = all('CheckFailedSubmissions', { LogDateStart: '20260301', LogDateEnd: '20260531' });
     expect(failed.length).toBeGreaterThan(0);
-    for (const r of failed) expect(localDate(r.LogDateTime) >= '2026-03-01' && localDate(r.LogDateTime) <= '2026-05-31').toBe(true);
+    for (const r of failed)
+      expect(localDate(r.LogDateTime) >= '2026-03-01' && localDate(r.LogDateTime) <= '2026-05-31').toBe(true);
 
     const company = sb.dataset.companies[1];
     const qlog = all('QLogForward', { CompanyID: String(company.id) });
@@ -191,7 +218,11 @@ describe('sandbox filters', () => {
     expect(qc.length).toBe(sb.dataset.qcComments.filter((q) => q.consultant === consultant).length);
     expect(qc.every((r) => r.AgentInitials === consultant.initials)).toBe(true);
 
-    const arrivals = all('PassengerArrivals', { ArrivalDateStart: '20261115', ArrivalDateEnd: '20261215', Account: 'GLOBEX' });
+    const arrivals = all('PassengerArrivals', {
+      ArrivalDateStart: '20261115',
+      ArrivalDateEnd: '20261215',
+      Account: 'GLOBEX',
+    });
     expect(arrivals.length).toBeGreaterThan(0);
     for (const r of arrivals) {
       expect(r.Account).toBe('GLOBEX');
@@ -202,11 +233,18 @@ describe('sandbox filters', () => {
     expect(future.length).toBeGreaterThan(0);
     expect(future.every((r) => localDate(r.TravelDate) >= dayIso(sb.dataset.today))).toBe(true);
     const ranged = all('BookingsWithActiveSegments', { TravelDateStart: '20261120', TravelDateEnd: '20261125' });
-    expect(ranged.every((r) => localDate(r.TravelDate) >= '2026-11-20' && localDate(r.TravelDate) <= '2026-11-25')).toBe(true);
+    expect(
+      ranged.every((r) => localDate(r.TravelDate) >= '2026-11-20' && localDate(r.TravelDate) <= '2026-11-25'),
+    ).toBe(true);
 
-    const noLogins = all('AppUsersActivity', { ExcludeFrequentNonReportActivities: 'true', ExcludeEmailSubscriptions: 'true' });
+    const noLogins = all('AppUsersActivity', {
+      ExcludeFrequentNonReportActivities: 'true',
+      ExcludeEmailSubscriptions: 'true',
+    });
     expect(noLogins.length).toBeGreaterThan(0);
-    expect(noLogins.some((r) => ['Login', 'ViewDashboard', 'EmailSubscription'].includes(String(r.Activity)))).toBe(false);
+    expect(noLogins.some((r) => ['Login', 'ViewDashboard', 'EmailSubscription'].includes(String(r.Activity)))).toBe(
+      false,
+    );
     const oneUser = sb.dataset.appUsers[2].email;
     expect(all('AppUsersActivity', { User: oneUser }).every((r) => r.User === oneUser)).toBe(true);
 
@@ -218,7 +256,11 @@ describe('sandbox filters', () => {
 
 describe('cross-report consistency', () => {
   it('HotelSegmentCountsPerLocation equals the HotelSegments records for the same dates', () => {
-    const ranges: Array<Record<string, string>> = [{}, { DateStart: '20260101', DateEnd: '20260331' }, { DateStart: '20261101', DateEnd: '20261231' }];
+    const ranges: Array<Record<string, string>> = [
+      {},
+      { DateStart: '20260101', DateEnd: '20260331' },
+      { DateStart: '20261101', DateEnd: '20261231' },
+    ];
     for (const range of ranges) {
       const hotels = all('HotelSegments', range);
       const counts = all('HotelSegmentCountsPerLocation', range);
@@ -247,8 +289,13 @@ describe('cross-report consistency', () => {
     expect(Object.fromEntries(counts.map((c) => [c.Account, c.TotalSegments]))).toEqual(Object.fromEntries(expected));
   });
 
-  it('a ticket\'s coupons are its booking\'s air segments, in order', () => {
-    const coupons = all('TicketCouponsByStatusCode', { DateStart: '20251101', DateEnd: '20261115', CouponCodeGroup: 'ALL', DateTracker: 'I' });
+  it("a ticket's coupons are its booking's air segments, in order", () => {
+    const coupons = all('TicketCouponsByStatusCode', {
+      DateStart: '20251101',
+      DateEnd: '20261115',
+      CouponCodeGroup: 'ALL',
+      DateTracker: 'I',
+    });
     const byTicket = new Map<string, Rec[]>();
     for (const c of coupons) byTicket.set(String(c.TktNumber), [...(byTicket.get(String(c.TktNumber)) ?? []), c]);
     let checked = 0;
@@ -269,8 +316,16 @@ describe('cross-report consistency', () => {
     const b = sb.dataset.bookings.find((x) => x.air.length > 0 && x.tickets.length > 0 && x.passengers.length > 1)!;
     const [detail] = all('BookingDetails', { RecordLocator: b.recordLocator, LoadOptions: 'Tickets,Passengers' });
     const created = dayIso(b.createdDay).replace(/-/g, '');
-    const found = all('FindBookings', { PassengerLastName: b.passengers[1].lastName.slice(0, 3), DateStart: created, DateEnd: created });
-    expect(found.every((r) => (r.Passengers as Rec[]).some((p) => String(p.LastName).startsWith(b.passengers[1].lastName.slice(0, 3))))).toBe(true);
+    const found = all('FindBookings', {
+      PassengerLastName: b.passengers[1].lastName.slice(0, 3),
+      DateStart: created,
+      DateEnd: created,
+    });
+    expect(
+      found.every((r) =>
+        (r.Passengers as Rec[]).some((p) => String(p.LastName).startsWith(b.passengers[1].lastName.slice(0, 3))),
+      ),
+    ).toBe(true);
     expect(found.some((r) => r.RecordLocator === b.recordLocator)).toBe(true);
     expect(detail.ServiceRef).toBe(b.serviceRef);
     expect((detail.Passengers as Rec[]).map((p) => p.LastName)).toEqual(b.passengers.map((p) => p.lastName));
@@ -283,7 +338,9 @@ describe('cross-report consistency', () => {
 
   it('the data looks like an agency: real airports incl. Singapore, VIPs, passive and cancelled hotels', () => {
     const ds = sb.dataset;
-    expect(ds.airSegments.some((s) => s.to.code === 'SIN' && s.to.cityName === 'Singapore' && s.to.countryCode === 'SG')).toBe(true);
+    expect(
+      ds.airSegments.some((s) => s.to.code === 'SIN' && s.to.cityName === 'Singapore' && s.to.countryCode === 'SG'),
+    ).toBe(true);
     expect(ds.travellers.some((t) => t.isVip)).toBe(true);
     expect(ds.hotelSegments.some((h) => h.passive)).toBe(true);
     expect(ds.hotelSegments.some((h) => h.cancelled)).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/sandbox/data.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { call, query, recordsOf } from './helpers.js';
 
 const NOW = new Date('2026-11-15T08:00:00Z');
@@ -24,10 +24,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; } else if (ch === '\r') continue;
-    else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r') continue;
+    else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
   }
   return rows;
 }
@@ -61,7 +73,14 @@ describe('determinism', () => {
     const project = (seed: number): string => {
       const ds = generateDataset({ seed, size: 300, dataNow });
       return JSON.stringify([
-        ds.bookings.map((b) => [b.serviceRef, b.recordLocator, b.createdMs, b.account.code, b.passengers.map((p) => p.guid), b.segments.map((x) => [x.kind, x.nbr, x.status])]),
+        ds.bookings.map((b) => [
+          b.serviceRef,
+          b.recordLocator,
+          b.createdMs,
+          b.account.code,
+          b.passengers.map((p) => p.guid),
+          b.segments.map((x) => [x.kind, x.nbr, x.status]),
+        ]),
         ds.coupons.map((c) => [c.id, c.ticket.number, c.seq, c.status, c.lastCheckedMs]),
         ds.partnerLogs.map((l) => [l.id, l.logMs, l.success]),
         ds.activities.map((a) => [a.id, a.ms, a.activity]),
@@ -140,7 +159,11 @@ describe('formats', () => {
 
 describe('POST on the all-verbs transactions', () => {
   it('takes the parameters from a JSON body, lists as arrays', async () => {
-    const get = await call(sb, `/CheckFailedSubmissions${query({ LogDateStart: '20251201', LogDateEnd: '20261115', OwningAgencyLocationID: '1ABC,3GHI' })}`, at);
+    const get = await call(
+      sb,
+      `/CheckFailedSubmissions${query({ LogDateStart: '20251201', LogDateEnd: '20261115', OwningAgencyLocationID: '1ABC,3GHI' })}`,
+      at,
+    );
     const post = await call(sb, '/CheckFailedSubmissions', {
       ...at,
       method: 'POST',
@@ -159,7 +182,11 @@ describe('POST on the all-verbs transactions', () => {
     const recs = recordsOf(ok.json());
     expect(recs.length).toBeGreaterThan(0);
     expect(recs.every((r) => r.Success === false)).toBe(true);
-    const active = await call(sb, '/BookingsWithActiveSegments', { ...at, method: 'POST', body: { AllFutureDate: true, Account: ['ACME'] } });
+    const active = await call(sb, '/BookingsWithActiveSegments', {
+      ...at,
+      method: 'POST',
+      body: { AllFutureDate: true, Account: ['ACME'] },
+    });
     expect(recordsOf(active.json()).every((r) => r.Account === 'ACME')).toBe(true);
     const bad = await call(sb, '/QLogForward', { ...at, method: 'POST', body: { LogDateStart: '2026-01-01' } });
     expect(bad.json().ResponseError?.ErrorCode).toBe('InvalidDate');

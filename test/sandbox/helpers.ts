@@ -2,9 +2,10 @@
  * Signed requests to a sandbox with Node's fetch (not the project's client), built from the
  * spec's rules so the tests check the sandbox against the spec, not against itself.
  */
-import { decodeServiceDate } from '../../src/upstream/service-date.js';
-import { signRequest, rfc1123 } from '../../src/upstream/sign.js';
+
 import type { Sandbox } from '../../src/sandbox/service.js';
+import { decodeServiceDate } from '../../src/upstream/service-date.js';
+import { rfc1123, signRequest } from '../../src/upstream/sign.js';
 
 export interface CallOptions {
   method?: string;
@@ -41,7 +42,9 @@ export interface Envelope {
 }
 
 export function query(params: Record<string, string>): string {
-  const pairs = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
+  const pairs = Object.entries(params).map(
+    ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`,
+  );
   return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
@@ -73,7 +76,12 @@ export async function call(sb: Sandbox, pathAndQuery: string, opts: CallOptions 
 }
 
 /** GET a transaction and return the parsed envelope (asserting nothing). */
-export async function getJson(sb: Sandbox, path: string, params: Record<string, string> = {}, opts: CallOptions = {}): Promise<Envelope> {
+export async function getJson(
+  sb: Sandbox,
+  path: string,
+  params: Record<string, string> = {},
+  opts: CallOptions = {},
+): Promise<Envelope> {
   return (await call(sb, `${path}${query(params)}`, opts)).json();
 }
 
@@ -86,7 +94,11 @@ export function recordsOf(env: Envelope): Array<Record<string, unknown>> {
 
 /** Every page of a paged transaction, walked by Offset += Limit. */
 export async function walk(
-  sb: Sandbox, path: string, params: Record<string, string>, limit: number, opts: CallOptions = {},
+  sb: Sandbox,
+  path: string,
+  params: Record<string, string>,
+  limit: number,
+  opts: CallOptions = {},
 ): Promise<{ records: unknown[]; pages: Envelope[] }> {
   const records: unknown[] = [];
   const pages: Envelope[] = [];

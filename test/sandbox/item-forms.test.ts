@@ -3,7 +3,7 @@
  * a page with several as a list; the client normalises both to a list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { Limiter } from '../../src/upstream/limiter.js';
 import { fetchReport } from '../../src/upstream/paging.js';
@@ -30,10 +30,26 @@ describe('Item forms', () => {
   });
 
   it('the client pages through one-record pages to the same records', async () => {
-    const client = new UpstreamClient({ baseUrl: sb.url, username: sb.username, key: sb.key, timeoutMs: 5_000, limiter: new Limiter(4) });
+    const client = new UpstreamClient({
+      baseUrl: sb.url,
+      username: sb.username,
+      key: sb.key,
+      timeoutMs: 5_000,
+      limiter: new Limiter(4),
+    });
     try {
-      const expected = sb.report('AirSegmentsByDate', params).slice(0, 7).map((r) => decodeDates(r));
-      const out = await fetchReport(client, { path: '/AirSegmentsByDate', query: params, envelope: 'item', pageSize: 1, maxRecords: 7, budgetMs: 10_000 });
+      const expected = sb
+        .report('AirSegmentsByDate', params)
+        .slice(0, 7)
+        .map((r) => decodeDates(r));
+      const out = await fetchReport(client, {
+        path: '/AirSegmentsByDate',
+        query: params,
+        envelope: 'item',
+        pageSize: 1,
+        maxRecords: 7,
+        budgetMs: 10_000,
+      });
       expect(out.pages.flatMap((p) => p.records)).toEqual(expected);
       expect(out.pages).toHaveLength(7);
     } finally {

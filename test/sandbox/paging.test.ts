@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { decodeServiceDate } from '../../src/upstream/service-date.js';
 import { call, getJson, recordsOf, walk } from './helpers.js';
 
@@ -23,7 +23,12 @@ describe('sandbox paging', () => {
     const records: unknown[] = [];
     const limit = 37;
     for (let offset = 0; offset < expected.length; offset += limit) {
-      const env = await getJson(sb, '/AirSegmentsByDate', { ...params, Offset: String(offset), Limit: String(limit) }, at());
+      const env = await getJson(
+        sb,
+        '/AirSegmentsByDate',
+        { ...params, Offset: String(offset), Limit: String(limit) },
+        at(),
+      );
       const pm = env.ResponseMetadata.PagingMetadata!;
       expect(pm).toEqual({
         Offset: String(offset),
@@ -34,7 +39,10 @@ describe('sandbox paging', () => {
       records.push(...recordsOf(env));
     }
     expect(records).toEqual(expected);
-    const ids = records.map((r) => `${(r as Record<string, unknown>).ServiceRef}/${(r as Record<string, unknown>).FlightNbr}/${(r as Record<string, unknown>).DepartureDate}`);
+    const ids = records.map(
+      (r) =>
+        `${(r as Record<string, unknown>).ServiceRef}/${(r as Record<string, unknown>).FlightNbr}/${(r as Record<string, unknown>).DepartureDate}`,
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -97,7 +105,14 @@ describe('sandbox paging', () => {
     await getJson(sb, '/HotelSegments', { Offset: '40', Limit: '20', Account: 'ACME' }, at());
     expect(sb.requests).toHaveLength(1);
     const r = sb.requests[0];
-    expect(r).toMatchObject({ method: 'GET', path: '/HotelSegments', transaction: 'HotelSegments', offset: 40, limit: 20, status: 200 });
+    expect(r).toMatchObject({
+      method: 'GET',
+      path: '/HotelSegments',
+      transaction: 'HotelSegments',
+      offset: 40,
+      limit: 20,
+      status: 200,
+    });
     expect(r.query).toEqual({ Offset: '40', Limit: '20', Account: 'ACME' });
     expect(r.endedAt).toBeGreaterThanOrEqual(r.startedAt);
     expect(r.n).toBeGreaterThan(1);

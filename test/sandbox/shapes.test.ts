@@ -4,13 +4,16 @@
  * of the sandbox's code).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { MIN_VALUE_DATE } from '../../src/upstream/service-date.js';
 import { getJson, recordsOf } from './helpers.js';
 
 // s string, i integer, n number, b boolean, d datetime, a list, o object
 type T = 's' | 'i' | 'n' | 'b' | 'd' | 'a' | 'o';
-interface Shape { fields: Record<string, T>; optional?: string[] }
+interface Shape {
+  fields: Record<string, T>;
+  optional?: string[];
+}
 
 function strings(names: string, overrides: Record<string, T> = {}): Record<string, T> {
   const out: Record<string, T> = {};
@@ -24,9 +27,26 @@ const SHAPES: Record<string, Shape> = {
       'ServiceRef RecordLocator PNRCreationDate CreationDate PNRTicketed Account OwningConsultantID OwningConsultant CrsDescription ' +
         'LastActionConsultantID LastActionAgencyLocationID OwningAgencyLocationID CreatingAgencyIata CTCE CTCM CarbonTonnage OwningCompanyCode ItineraryFormatted',
       {
-        ServiceRef: 'i', CreationDate: 'd', CarbonTonnage: 'n', Passengers: 'a', Phones: 'a', Notepads: 'a', VendorRemarks: 'a', DiEntries: 'a',
-        Tickets: 'a', Versions: 'a', VendorLocators: 'a', CustomFields: 'a', Emails: 'a', EventDetails: 'a', AccountLocations: 'a',
-        EmailTrails: 'a', ServiceWarnings: 'a', AirlineTicketingDues: 'a', CarbonEmissions: 'a', Itinerary: 'a',
+        ServiceRef: 'i',
+        CreationDate: 'd',
+        CarbonTonnage: 'n',
+        Passengers: 'a',
+        Phones: 'a',
+        Notepads: 'a',
+        VendorRemarks: 'a',
+        DiEntries: 'a',
+        Tickets: 'a',
+        Versions: 'a',
+        VendorLocators: 'a',
+        CustomFields: 'a',
+        Emails: 'a',
+        EventDetails: 'a',
+        AccountLocations: 'a',
+        EmailTrails: 'a',
+        ServiceWarnings: 'a',
+        AirlineTicketingDues: 'a',
+        CarbonEmissions: 'a',
+        Itinerary: 'a',
       },
     ),
   },
@@ -51,9 +71,30 @@ const SHAPES: Record<string, Shape> = {
         'Tax1Code Tax1Amt Tax2Code Tax2Amt Tax3Code Tax3Amt Tax4Code Tax4Amt Tax5Code Tax5Amt Account ExchangedForTicket CouponSequenceNbr Carrier ' +
         'BoardPoint OffPoint FlightDate FlightServiceClass FareBasis FlightCouponStatus DateLastChecked PCC AirlineCode OwningCompanyCode CreditCurrency ' +
         'CreditValue FlightServiceClassName FlownKM BAR PNRCreationDate ServiceRef CustomFields',
-      { VndIssueDt: 'd', FlightDate: 'd', DateLastChecked: 'd', CreditValue: 'n', FlownKM: 'n', PNRCreationDate: 'd', ServiceRef: 'i', CustomFields: 'a' },
+      {
+        VndIssueDt: 'd',
+        FlightDate: 'd',
+        DateLastChecked: 'd',
+        CreditValue: 'n',
+        FlownKM: 'n',
+        PNRCreationDate: 'd',
+        ServiceRef: 'i',
+        CustomFields: 'a',
+      },
     ),
-    optional: ['Tax1Code', 'Tax1Amt', 'Tax2Code', 'Tax2Amt', 'Tax3Code', 'Tax3Amt', 'Tax4Code', 'Tax4Amt', 'Tax5Code', 'Tax5Amt', 'ExchangedForTicket'],
+    optional: [
+      'Tax1Code',
+      'Tax1Amt',
+      'Tax2Code',
+      'Tax2Amt',
+      'Tax3Code',
+      'Tax3Amt',
+      'Tax4Code',
+      'Tax4Amt',
+      'Tax5Code',
+      'Tax5Amt',
+      'ExchangedForTicket',
+    ],
   },
   CheckFailedSubmission: {
     fields: strings(
@@ -61,7 +102,9 @@ const SHAPES: Record<string, Shape> = {
       { LogCheckId: 'i', PNRCreationDate: 'd', LogDateTime: 'd', ServiceRef: 'i' },
     ),
   },
-  QLogForwardItem: { fields: { ServiceRef: 'i', LogID: 'i', MatchedOn: 's', RecordLocator: 's', LogDate: 'd', Destination: 's' } },
+  QLogForwardItem: {
+    fields: { ServiceRef: 'i', LogID: 'i', MatchedOn: 's', RecordLocator: 's', LogDate: 'd', Destination: 's' },
+  },
   QcComment: { fields: { RecordLocator: 's', Consultant: 's', AgentInitials: 's', Comment: 's', CommentDate: 'd' } },
   BookingByAirlineWithClass: {
     fields: strings(
@@ -77,8 +120,17 @@ const SHAPES: Record<string, Shape> = {
         'CountryCode CountryName Passenger ConfirmationNbr RateAccessCode RoomBookingCode CurrencyCode RateAmount NbrRooms BookedInName ServiceInformation ' +
         'TotalAirSegs CreatingAgencyIata IsCommissionable Commission IsPassive CustomFields HotelNotepad IsCancelled CancellationReference',
       {
-        ServiceRef: 'i', PNRCreationDate: 'd', SegmentCreationDate: 'd', ArrivalDate: 'd', DepartureDate: 'd', NbrNights: 'i', NbrRooms: 'i',
-        IsCommissionable: 'b', IsPassive: 'b', CustomFields: 'a', IsCancelled: 'b',
+        ServiceRef: 'i',
+        PNRCreationDate: 'd',
+        SegmentCreationDate: 'd',
+        ArrivalDate: 'd',
+        DepartureDate: 'd',
+        NbrNights: 'i',
+        NbrRooms: 'i',
+        IsCommissionable: 'b',
+        IsPassive: 'b',
+        CustomFields: 'a',
+        IsCancelled: 'b',
       },
     ),
     optional: ['RateAccessCode', 'IsCommissionable', 'Commission', 'HotelNotepad', 'CancellationReference'],
@@ -92,9 +144,16 @@ const SHAPES: Record<string, Shape> = {
     optional: ['DaysAway'],
   },
   PartnerForwardingLog: {
-    fields: strings('LogID RecordLocator PNRCreationDate LogMessage Success CompanyId OwningAgencyLocationID LogDateTime Account ServiceRef', {
-      LogID: 'i', PNRCreationDate: 'd', Success: 'b', LogDateTime: 'd', ServiceRef: 'i',
-    }),
+    fields: strings(
+      'LogID RecordLocator PNRCreationDate LogMessage Success CompanyId OwningAgencyLocationID LogDateTime Account ServiceRef',
+      {
+        LogID: 'i',
+        PNRCreationDate: 'd',
+        Success: 'b',
+        LogDateTime: 'd',
+        ServiceRef: 'i',
+      },
+    ),
   },
   PassengerLocationRouting: {
     fields: strings(
@@ -102,8 +161,17 @@ const SHAPES: Record<string, Shape> = {
         'Connections CarrierCodes ServiceRef HotelsNames FlightNumbers OwningAgencyLocationID IataCodes Itinerary ItineraryFormatted CustomFields ' +
         'DepartureDateTime CurrentArrivalDateTime SegmentType AirSegmentNbr PNRCreationDate TicketNumbers VendorLocators PassengerInfo DestinationCountries',
       {
-        TravelDate: 'd', DepartureDate: 'd', ServiceRef: 'i', Itinerary: 'a', CustomFields: 'a', DepartureDateTime: 'd', CurrentArrivalDateTime: 'd',
-        PNRCreationDate: 'd', TicketNumbers: 'a', VendorLocators: 'a', PassengerInfo: 'a',
+        TravelDate: 'd',
+        DepartureDate: 'd',
+        ServiceRef: 'i',
+        Itinerary: 'a',
+        CustomFields: 'a',
+        DepartureDateTime: 'd',
+        CurrentArrivalDateTime: 'd',
+        PNRCreationDate: 'd',
+        TicketNumbers: 'a',
+        VendorLocators: 'a',
+        PassengerInfo: 'a',
       },
     ),
   },
@@ -117,7 +185,16 @@ const SHAPES: Record<string, Shape> = {
     fields: strings(
       'ServiceRef RecordLocator PNRCreationDate OwningAgencyLocationID Account OwningConsultantID OwningConsultant TravelDate Passenger PNRTicketed ' +
         'EmailAddress PhoneNbr HasAir HasHtl HasCar DestinationCities Connections CarrierCodes FlightNumbers IataCodes TicketNumbers VendorLocators',
-      { ServiceRef: 'i', PNRCreationDate: 'd', TravelDate: 'd', HasAir: 'b', HasHtl: 'b', HasCar: 'b', TicketNumbers: 'a', VendorLocators: 'a' },
+      {
+        ServiceRef: 'i',
+        PNRCreationDate: 'd',
+        TravelDate: 'd',
+        HasAir: 'b',
+        HasHtl: 'b',
+        HasCar: 'b',
+        TicketNumbers: 'a',
+        VendorLocators: 'a',
+      },
     ),
   },
   PassengerAirSegmentWithMaxTravellerFlag: {
@@ -135,7 +212,15 @@ const SHAPES: Record<string, Shape> = {
     ),
   },
   AppUserActivity: {
-    fields: { User: 's', FirstName: 's', LastName: 's', ActivityDateTime: 'd', Activity: 's', IsDownload: 'b', RequestDetails: 's' },
+    fields: {
+      User: 's',
+      FirstName: 's',
+      LastName: 's',
+      ActivityDateTime: 'd',
+      Activity: 's',
+      IsDownload: 'b',
+      RequestDetails: 's',
+    },
   },
   HotelSegmentCountPerVendor: { fields: { ChainName: 's', VendorCode: 's', TotalSegments: 'i', TotalNights: 'i' } },
   CarSegmentCountPerAccount: { fields: { Account: 's', TotalSegments: 'i' } },
@@ -151,13 +236,23 @@ const CASES: Array<[string, 'collection' | 'item', string | null, Record<string,
   ['/AirSegmentsByDate', 'item', 'AirSegmentByDate', YEAR],
   ['/AirSegmentsByDate/user', 'item', 'AirSegmentByDate', YEAR],
   ['/PNRSegments', 'collection', 'PnrSegmentsReport', {}], // RecordLocator added below
-  ['/TicketCouponsByStatusCode', 'collection', 'TicketCouponStatusRecord', { ...YEAR, CouponCodeGroup: 'ALL', DateTracker: 'I' }],
+  [
+    '/TicketCouponsByStatusCode',
+    'collection',
+    'TicketCouponStatusRecord',
+    { ...YEAR, CouponCodeGroup: 'ALL', DateTracker: 'I' },
+  ],
   ['/TicketsIssuedByNumber', 'collection', null, { DateStart: '20261101', DateEnd: '20261115' }],
   ['/CheckFailedSubmissions', 'collection', 'CheckFailedSubmission', {}],
   ['/QLogForward', 'item', 'QLogForwardItem', {}],
   ['/QcCommentsForConsultant', 'collection', 'QcComment', {}],
   ['/DistributorBookingsByAirlineClass', 'item', 'BookingByAirlineWithClass', {}],
-  ['/HotelSegments', 'item', 'HotelSegment', { DateSearchType: 'S', IncludeCancelled: '1', WithNotepad: '1', CustomField: 'CostCentre' }],
+  [
+    '/HotelSegments',
+    'item',
+    'HotelSegment',
+    { DateSearchType: 'S', IncludeCancelled: '1', WithNotepad: '1', CustomField: 'CostCentre' },
+  ],
   ['/PassengerArrivals', 'item', 'PassengerArrival', {}],
   ['/PartnerForwardingLogs', 'collection', 'PartnerForwardingLog', {}],
   ['/PassengerLocationsByRouting', 'collection', 'PassengerLocationRouting', {}],
@@ -174,13 +269,20 @@ const SERVICE_DATE = /^\/Date\(-?\d+([+-]\d{4})?\)\/$/;
 
 function checkType(value: unknown, t: T): boolean {
   switch (t) {
-    case 's': return typeof value === 'string';
-    case 'i': return Number.isInteger(value);
-    case 'n': return typeof value === 'number';
-    case 'b': return typeof value === 'boolean';
-    case 'd': return typeof value === 'string' && SERVICE_DATE.test(value);
-    case 'a': return Array.isArray(value);
-    case 'o': return value !== null && typeof value === 'object' && !Array.isArray(value);
+    case 's':
+      return typeof value === 'string';
+    case 'i':
+      return Number.isInteger(value);
+    case 'n':
+      return typeof value === 'number';
+    case 'b':
+      return typeof value === 'boolean';
+    case 'd':
+      return typeof value === 'string' && SERVICE_DATE.test(value);
+    case 'a':
+      return Array.isArray(value);
+    case 'o':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
   }
 }
 
@@ -210,7 +312,9 @@ describe('every transaction answers its documented shape', () => {
   it.each(CASES)('%s (%s of %s)', async (path, kind, type, params) => {
     const p: Record<string, string> = { ...params, Limit: '60' };
     if (path === '/PNRSegments') {
-      const b = sb.dataset.bookings.find((x) => x.air.length > 0 && x.cars.length > 0 && x.hotels.length > 0 && x.tickets.length > 0)!;
+      const b = sb.dataset.bookings.find(
+        (x) => x.air.length > 0 && x.cars.length > 0 && x.hotels.length > 0 && x.tickets.length > 0,
+      )!;
       p.RecordLocator = b.recordLocator;
     }
     const env = await getJson(sb, path, p);
@@ -246,34 +350,77 @@ describe('every transaction answers its documented shape', () => {
 
   it('fills BookingDetail lists with their documented members', async () => {
     const b = sb.dataset.bookings.find((x) => x.air.length >= 2 && x.tickets.length > 0)!;
-    const [detail] = recordsOf(await getJson(sb, '/BookingDetails', { RecordLocator: b.recordLocator, LoadOptions: 'All' }));
+    const [detail] = recordsOf(
+      await getJson(sb, '/BookingDetails', { RecordLocator: b.recordLocator, LoadOptions: 'All' }),
+    );
     const pax = (detail.Passengers as Array<Record<string, unknown>>)[0];
-    expect(Object.keys(pax)).toEqual(['Id', 'FirstName', 'LastName', 'FrequentFlyers', 'SequenceNbr', 'LastNameElement', 'IsVip', 'TravellerGUID', 'CRMItems']);
+    expect(Object.keys(pax)).toEqual([
+      'Id',
+      'FirstName',
+      'LastName',
+      'FrequentFlyers',
+      'SequenceNbr',
+      'LastNameElement',
+      'IsVip',
+      'TravellerGUID',
+      'CRMItems',
+    ]);
     const itinerary = detail.Itinerary as Array<Record<string, unknown>>;
-    const allowed = ['SegmentType', 'SegmentNbr', 'BoardPoint', 'OffPoint', 'OperatorCode', 'OperatorService', 'SegmentStatus', 'DepartureTimeFormatted',
-      'ArrivalTimeFormatted', 'ChangeOfDayFormatted', 'ServiceCode', 'StartDate', 'EndDate', 'TicketNumber', 'VendorLocators', 'EquipmentCode', 'Equipment'];
+    const allowed = [
+      'SegmentType',
+      'SegmentNbr',
+      'BoardPoint',
+      'OffPoint',
+      'OperatorCode',
+      'OperatorService',
+      'SegmentStatus',
+      'DepartureTimeFormatted',
+      'ArrivalTimeFormatted',
+      'ChangeOfDayFormatted',
+      'ServiceCode',
+      'StartDate',
+      'EndDate',
+      'TicketNumber',
+      'VendorLocators',
+      'EquipmentCode',
+      'Equipment',
+    ];
     expect(itinerary.length).toBe(b.segments.length);
     for (const seg of itinerary) for (const k of Object.keys(seg)) expect(allowed).toContain(k);
-    expect(itinerary.filter((s) => s.SegmentType === 'AIR').map((s) => s.BoardPoint)).toEqual(b.air.map((a) => a.from.code));
+    expect(itinerary.filter((s) => s.SegmentType === 'AIR').map((s) => s.BoardPoint)).toEqual(
+      b.air.map((a) => a.from.code),
+    );
     const tickets = detail.Tickets as Array<Record<string, unknown>>;
     expect(tickets.map((t) => t.TicketNumber)).toEqual(b.tickets.map((t) => t.number));
     expect(Object.keys(tickets[0])).toEqual(['SegmentNbr', 'TicketNumber', 'TicketType', 'TicketDetailsAvailable']);
     const versions = detail.Versions as Array<Record<string, unknown>>;
     expect(versions[0].AirSegs).toBe(b.air.length);
     expect(Object.keys((detail.CustomFields as Array<Record<string, unknown>>)[0])).toEqual([
-      'PNRPropertiesCustomFieldID', 'RecordLocator', 'PNRCreationDate', 'FieldName', 'FieldValue', 'CustomFieldID', 'CreationDateTime', 'ElementNumber', 'GDS',
+      'PNRPropertiesCustomFieldID',
+      'RecordLocator',
+      'PNRCreationDate',
+      'FieldName',
+      'FieldValue',
+      'CustomFieldID',
+      'CreationDateTime',
+      'ElementNumber',
+      'GDS',
     ]);
     // Default LoadOptions: the scalars plus Passengers and Itinerary only.
     const [plain] = recordsOf(await getJson(sb, '/BookingDetails', { RecordLocator: b.recordLocator }));
     expect(Object.keys(plain)).toContain('Passengers');
     expect(Object.keys(plain)).toContain('Itinerary');
     expect(Object.keys(plain)).not.toContain('Versions');
-    const [phones] = recordsOf(await getJson(sb, '/BookingDetails', { RecordLocator: b.recordLocator, LoadOptions: 'Phones,Emails' }));
+    const [phones] = recordsOf(
+      await getJson(sb, '/BookingDetails', { RecordLocator: b.recordLocator, LoadOptions: 'Phones,Emails' }),
+    );
     expect(Object.keys(phones).filter((k) => Array.isArray(phones[k]))).toEqual(['Phones', 'Emails']);
   });
 
-  it('answers PNRSegments with the booking\'s segments and ticket coupons', async () => {
-    const b = sb.dataset.bookings.find((x) => x.air.length >= 2 && x.cars.length > 0 && x.hotels.length > 0 && x.tickets.length > 0)!;
+  it("answers PNRSegments with the booking's segments and ticket coupons", async () => {
+    const b = sb.dataset.bookings.find(
+      (x) => x.air.length >= 2 && x.cars.length > 0 && x.hotels.length > 0 && x.tickets.length > 0,
+    )!;
     const [rep] = recordsOf(await getJson(sb, '/PNRSegments', { RecordLocator: b.recordLocator }));
     const summary = rep.Summary as Record<string, unknown>;
     const segments = rep.Segments as Record<string, Array<Record<string, unknown>>>;
@@ -288,7 +435,9 @@ describe('every transaction answers its documented shape', () => {
         segments.AirSegments.map((s) => [s.BoardPoint, s.OffPoint, s.FlightNbr]),
       );
     }
-    const onlyAir = recordsOf(await getJson(sb, '/PNRSegments', { RecordLocator: b.recordLocator, SegmentType: 'AIR' }))[0];
+    const onlyAir = recordsOf(
+      await getJson(sb, '/PNRSegments', { RecordLocator: b.recordLocator, SegmentType: 'AIR' }),
+    )[0];
     const only = onlyAir.Segments as Record<string, unknown[]>;
     expect(only.AirSegments.length).toBe(b.air.length);
     expect(only.CarSegments).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/service.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
 import { call, query } from './helpers.js';
 
 let sb: Sandbox;
@@ -21,30 +21,105 @@ const CASES: Array<[string, Record<string, string>, string, string]> = [
   ['/TicketCouponsByStatusCode', { ...NOV, DateTracker: 'I' }, 'MissingParameter', 'CouponCodeGroup is required'],
   ['/TicketCouponsByStatusCode', { ...NOV, CouponCodeGroup: 'OPEN' }, 'MissingParameter', 'DateTracker is required'],
   ['/CarSegmentCountsPerAccountByVendor/user', NOV, 'MissingParameter', 'VendorCode is required'],
-  ['/CarSegmentCountsPerAccountByVendor/user', { DateEnd: '20261130', VendorCode: 'ZE' }, 'MissingParameter', 'DateStart is required'],
+  [
+    '/CarSegmentCountsPerAccountByVendor/user',
+    { DateEnd: '20261130', VendorCode: 'ZE' },
+    'MissingParameter',
+    'DateStart is required',
+  ],
   ['/PNRSegments', {}, 'MissingParameter', 'RecordLocator is required'],
   ['/PNRSegments', { RecordLocator: '   ' }, 'MissingParameter', 'RecordLocator is required'],
-  ['/AirSegmentsByDate', { DateStart: '2026-11-01', DateEnd: '20261130' }, 'InvalidDate', "DateStart must be a date in the form YYYYMMDD, got '2026-11-01'"],
-  ['/HotelSegments', { DateStart: '202611', DateEnd: '20261130' }, 'InvalidDate', "DateStart must be a date in the form YYYYMMDD, got '202611'"],
-  ['/CarSegmentsByDate', { DateStart: '20260230', DateEnd: '20260301' }, 'InvalidDate', "DateStart is not a valid calendar date: '20260230'"],
-  ['/PassengerArrivals', { ArrivalDateStart: '20261301' }, 'InvalidDate', "ArrivalDateStart is not a valid calendar date: '20261301'"],
-  ['/AirSegmentsByDate', { DateStart: '20261130', DateEnd: '20261101' }, 'InvalidDateRange', 'DateEnd 20261101 is before DateStart 20261130'],
-  ['/CheckFailedSubmissions', { LogDateStart: '20261130', LogDateEnd: '20261101' }, 'InvalidDateRange', 'LogDateEnd 20261101 is before LogDateStart 20261130'],
-  ['/AirSegmentsByDate', { ...NOV, DateSearchType: 'X' }, 'InvalidParameter', "DateSearchType must be one of T, C, got 'X'"],
-  ['/CarSegmentsByDate', { ...NOV, DateSearchType: 'A' }, 'InvalidParameter', "DateSearchType must be one of T, C, got 'A'"],
+  [
+    '/AirSegmentsByDate',
+    { DateStart: '2026-11-01', DateEnd: '20261130' },
+    'InvalidDate',
+    "DateStart must be a date in the form YYYYMMDD, got '2026-11-01'",
+  ],
+  [
+    '/HotelSegments',
+    { DateStart: '202611', DateEnd: '20261130' },
+    'InvalidDate',
+    "DateStart must be a date in the form YYYYMMDD, got '202611'",
+  ],
+  [
+    '/CarSegmentsByDate',
+    { DateStart: '20260230', DateEnd: '20260301' },
+    'InvalidDate',
+    "DateStart is not a valid calendar date: '20260230'",
+  ],
+  [
+    '/PassengerArrivals',
+    { ArrivalDateStart: '20261301' },
+    'InvalidDate',
+    "ArrivalDateStart is not a valid calendar date: '20261301'",
+  ],
+  [
+    '/AirSegmentsByDate',
+    { DateStart: '20261130', DateEnd: '20261101' },
+    'InvalidDateRange',
+    'DateEnd 20261101 is before DateStart 20261130',
+  ],
+  [
+    '/CheckFailedSubmissions',
+    { LogDateStart: '20261130', LogDateEnd: '20261101' },
+    'InvalidDateRange',
+    'LogDateEnd 20261101 is before LogDateStart 20261130',
+  ],
+  [
+    '/AirSegmentsByDate',
+    { ...NOV, DateSearchType: 'X' },
+    'InvalidParameter',
+    "DateSearchType must be one of T, C, got 'X'",
+  ],
+  [
+    '/CarSegmentsByDate',
+    { ...NOV, DateSearchType: 'A' },
+    'InvalidParameter',
+    "DateSearchType must be one of T, C, got 'A'",
+  ],
   ['/HotelSegments', { DateSearchType: 'T' }, 'InvalidParameter', "DateSearchType must be one of A, C, S, got 'T'"],
-  ['/TicketCouponsByStatusCode', { ...NOV, CouponCodeGroup: 'OPEN', DateTracker: 'X' }, 'InvalidParameter', "DateTracker must be one of I, T, E, got 'X'"],
-  ['/TicketCouponsByStatusCode', { ...NOV, CouponCodeGroup: 'FLOWN', DateTracker: 'T' }, 'InvalidParameter', "CouponCodeGroup must be one of ALL, ALL OPEN, OPEN, USED, EXCH, CVID, MFRD, got 'FLOWN'"],
-  ['/TicketCouponsIssued', { FlightCouponStatus: 'Z' }, 'InvalidParameter', "FlightCouponStatus must be one of OPEN, USED, EXCH, CVID, MFRD, got 'Z'"],
+  [
+    '/TicketCouponsByStatusCode',
+    { ...NOV, CouponCodeGroup: 'OPEN', DateTracker: 'X' },
+    'InvalidParameter',
+    "DateTracker must be one of I, T, E, got 'X'",
+  ],
+  [
+    '/TicketCouponsByStatusCode',
+    { ...NOV, CouponCodeGroup: 'FLOWN', DateTracker: 'T' },
+    'InvalidParameter',
+    "CouponCodeGroup must be one of ALL, ALL OPEN, OPEN, USED, EXCH, CVID, MFRD, got 'FLOWN'",
+  ],
+  [
+    '/TicketCouponsIssued',
+    { FlightCouponStatus: 'Z' },
+    'InvalidParameter',
+    "FlightCouponStatus must be one of OPEN, USED, EXCH, CVID, MFRD, got 'Z'",
+  ],
   ['/HotelSegments', { Limit: 'abc' }, 'InvalidParameter', "Limit must be a positive integer, got 'abc'"],
   ['/HotelSegments', { Limit: '0' }, 'InvalidParameter', "Limit must be a positive integer, got '0'"],
   ['/HotelSegments', { Offset: '-5' }, 'InvalidParameter', "Offset must be a non-negative integer, got '-5'"],
   ['/HotelSegments', { Offset: '1.5' }, 'InvalidParameter', "Offset must be a non-negative integer, got '1.5'"],
   ['/HotelSegments', { IsPassive: 'yes' }, 'InvalidParameter', "IsPassive must be 0 or 1, got 'yes'"],
-  ['/PartnerForwardingLogs', { IsSuccess: 'maybe' }, 'InvalidParameter', "IsSuccess must be true or false, got 'maybe'"],
+  [
+    '/PartnerForwardingLogs',
+    { IsSuccess: 'maybe' },
+    'InvalidParameter',
+    "IsSuccess must be true or false, got 'maybe'",
+  ],
   ['/BookingDetails', { ServiceRef: 'abc' }, 'InvalidParameter', "ServiceRef must be an integer, got 'abc'"],
-  ['/BookingDetails', { LoadOptions: 'Passengers,Everything' }, 'InvalidParameter', 'LoadOptions must be one of Passengers, Itinerary'],
-  ['/DistributorBookingsByAirlineClass', { ItineraryFormatting: '7' }, 'InvalidParameter', "ItineraryFormatting must be one of 0, 1, 2, got '7'"],
+  [
+    '/BookingDetails',
+    { LoadOptions: 'Passengers,Everything' },
+    'InvalidParameter',
+    'LoadOptions must be one of Passengers, Itinerary',
+  ],
+  [
+    '/DistributorBookingsByAirlineClass',
+    { ItineraryFormatting: '7' },
+    'InvalidParameter',
+    "ItineraryFormatting must be one of 0, 1, 2, got '7'",
+  ],
 ];
 
 describe('sandbox parameter validation', () => {

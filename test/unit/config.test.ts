@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig, secretsOf, VARIABLES, type Config } from '../../src/config.js';
+import { type Config, ConfigError, loadConfig, secretsOf, VARIABLES } from '../../src/config.js';
 
-const LIVE = { REPORTS_BASE_URL: 'https://reports.example.com/api', REPORTS_API_USERNAME: 'api-user', REPORTS_API_KEY: 'k3y-s3cret-value' };
+const LIVE = {
+  REPORTS_BASE_URL: 'https://reports.example.com/api',
+  REPORTS_API_USERNAME: 'api-user',
+  REPORTS_API_KEY: 'k3y-s3cret-value',
+};
 
 function problems(env: NodeJS.ProcessEnv, argv: string[] = []): string[] {
   try {
@@ -86,17 +90,41 @@ describe('loadConfig', () => {
   });
 
   test('booleans accept true/1/yes/on and false/0/no/off, any case; HTTP port alone binds loopback', () => {
-    for (const v of ['true', '1', 'YES', 'On']) expect(loadConfig({ REPORTS_REDACT_PII: v }).config.redactPii).toBe(true);
-    for (const v of ['false', '0', 'No', 'OFF']) expect(loadConfig({ REPORTS_REDACT_PII: v }).config.redactPii).toBe(false);
+    for (const v of ['true', '1', 'YES', 'On'])
+      expect(loadConfig({ REPORTS_REDACT_PII: v }).config.redactPii).toBe(true);
+    for (const v of ['false', '0', 'No', 'OFF'])
+      expect(loadConfig({ REPORTS_REDACT_PII: v }).config.redactPii).toBe(false);
     expect(loadConfig({ REPORTS_HTTP: '3000' }).config.http).toEqual({ host: '127.0.0.1', port: 3000 });
   });
 
   test('flags win over env, in --flag value and --flag=value forms; bare boolean flags', () => {
     const { config, help } = loadConfig(
-      { ...LIVE, REPORTS_PAGE_SIZE: '250', REPORTS_CONCURRENCY: '2', REPORTS_TIMEZONE: 'Asia/Tokyo', REPORTS_API_KEY: 'env-key-value' },
-      ['--page-size', '100', '--concurrency=6', '--timezone', 'America/New_York', '--api-key=flag-key-value', '--redact-pii', '--help'],
+      {
+        ...LIVE,
+        REPORTS_PAGE_SIZE: '250',
+        REPORTS_CONCURRENCY: '2',
+        REPORTS_TIMEZONE: 'Asia/Tokyo',
+        REPORTS_API_KEY: 'env-key-value',
+      },
+      [
+        '--page-size',
+        '100',
+        '--concurrency=6',
+        '--timezone',
+        'America/New_York',
+        '--api-key=flag-key-value',
+        '--redact-pii',
+        '--help',
+      ],
     );
-    expect(config).toMatchObject({ pageSize: 100, concurrency: 6, timeZone: 'America/New_York', apiKey: 'flag-key-value', redactPii: true, demo: false });
+    expect(config).toMatchObject({
+      pageSize: 100,
+      concurrency: 6,
+      timeZone: 'America/New_York',
+      apiKey: 'flag-key-value',
+      redactPii: true,
+      demo: false,
+    });
     expect(help).toBe(true);
     expect(loadConfig(LIVE, ['--demo']).config).toMatchObject({ demo: true, demoReason: 'forced' });
     expect(loadConfig(LIVE, ['--demo', 'false']).config).toMatchObject({ demo: false, demoReason: undefined });
@@ -116,13 +144,27 @@ describe('loadConfig', () => {
       REPORTS_USER_NAME: '',
     });
     expect(config).toMatchObject({
-      baseUrl: undefined, apiUsername: undefined, apiKey: undefined, userName: undefined, owningCompanyCodes: undefined, http: undefined,
-      pageSize: 500, redactPii: false, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, demo: true, demoReason: 'no-credentials',
+      baseUrl: undefined,
+      apiUsername: undefined,
+      apiKey: undefined,
+      userName: undefined,
+      owningCompanyCodes: undefined,
+      http: undefined,
+      pageSize: 500,
+      redactPii: false,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      demo: true,
+      demoReason: 'no-credentials',
     });
   });
 
   test('a malformed base URL: one line naming the variable and the value', () => {
-    for (const bad of ['reports.example.com/api', 'ftp://reports.example.com', 'https://reports.example.com/api?x=1', 'https://reports.example.com/api#top']) {
+    for (const bad of [
+      'reports.example.com/api',
+      'ftp://reports.example.com',
+      'https://reports.example.com/api?x=1',
+      'https://reports.example.com/api#top',
+    ]) {
       expect(problems({ ...LIVE, REPORTS_BASE_URL: bad })).toEqual([
         `REPORTS_BASE_URL: '${bad}' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.`,
       ]);
@@ -135,31 +177,47 @@ describe('loadConfig', () => {
   });
 
   test('a non-numeric page size, a concurrency below 1, a bad time zone: one exact line each', () => {
-    expect(problems({ REPORTS_PAGE_SIZE: 'lots' })).toEqual(["REPORTS_PAGE_SIZE: 'lots' is not valid; expected a whole number from 1 to 100000."]);
-    expect(problems({ REPORTS_PAGE_SIZE: '12.5' })).toEqual(["REPORTS_PAGE_SIZE: '12.5' is not valid; expected a whole number from 1 to 100000."]);
-    expect(problems({ REPORTS_CONCURRENCY: '0' })).toEqual(["REPORTS_CONCURRENCY: '0' is not valid; expected a whole number from 1 to 64."]);
-    expect(problems({ REPORTS_CONCURRENCY: '-2' })).toEqual(["REPORTS_CONCURRENCY: '-2' is not valid; expected a whole number from 1 to 64."]);
+    expect(problems({ REPORTS_PAGE_SIZE: 'lots' })).toEqual([
+      "REPORTS_PAGE_SIZE: 'lots' is not valid; expected a whole number from 1 to 100000.",
+    ]);
+    expect(problems({ REPORTS_PAGE_SIZE: '12.5' })).toEqual([
+      "REPORTS_PAGE_SIZE: '12.5' is not valid; expected a whole number from 1 to 100000.",
+    ]);
+    expect(problems({ REPORTS_CONCURRENCY: '0' })).toEqual([
+      "REPORTS_CONCURRENCY: '0' is not valid; expected a whole number from 1 to 64.",
+    ]);
+    expect(problems({ REPORTS_CONCURRENCY: '-2' })).toEqual([
+      "REPORTS_CONCURRENCY: '-2' is not valid; expected a whole number from 1 to 64.",
+    ]);
     expect(problems({ REPORTS_TIMEZONE: 'Mars/Olympus_Mons' })).toEqual([
       "REPORTS_TIMEZONE: 'Mars/Olympus_Mons' is not an IANA time zone; expected e.g. Europe/London or America/New_York.",
     ]);
-    expect(problems({}, ['--timeout-ms', '99'])).toEqual(["REPORTS_TIMEOUT_MS: '99' is not valid; expected a whole number from 100."]);
-    expect(problems({ REPORTS_REDACT_PII: 'maybe' })).toEqual(["REPORTS_REDACT_PII: 'maybe' is not valid; expected true or false."]);
+    expect(problems({}, ['--timeout-ms', '99'])).toEqual([
+      "REPORTS_TIMEOUT_MS: '99' is not valid; expected a whole number from 100.",
+    ]);
+    expect(problems({ REPORTS_REDACT_PII: 'maybe' })).toEqual([
+      "REPORTS_REDACT_PII: 'maybe' is not valid; expected true or false.",
+    ]);
     expect(problems({ REPORTS_OWNING_COMPANY_CODES: 'TRV 1,TRV2' })).toEqual([
       "REPORTS_OWNING_COMPANY_CODES: 'TRV 1,TRV2' is not valid; expected a comma list of company codes such as TRV1,TRV2.",
     ]);
-    expect(problems({ REPORTS_HTTP: '70000' })).toEqual(["REPORTS_HTTP: '70000' is not valid; expected [HOST:]PORT such as 3000 or 127.0.0.1:3000."]);
+    expect(problems({ REPORTS_HTTP: '70000' })).toEqual([
+      "REPORTS_HTTP: '70000' is not valid; expected [HOST:]PORT such as 3000 or 127.0.0.1:3000.",
+    ]);
   });
 
   test('several bad values: one line each, all reported at once', () => {
-    expect(problems({
-      ...LIVE,
-      REPORTS_BASE_URL: 'not a url',
-      REPORTS_TIMEZONE: 'Nowhere/Land',
-      REPORTS_PAGE_SIZE: 'abc',
-      REPORTS_CONCURRENCY: '0',
-      REPORTS_MAX_RECORDS: '10000001',
-      REPORTS_CALL_BUDGET_MS: '1e4',
-    })).toEqual([
+    expect(
+      problems({
+        ...LIVE,
+        REPORTS_BASE_URL: 'not a url',
+        REPORTS_TIMEZONE: 'Nowhere/Land',
+        REPORTS_PAGE_SIZE: 'abc',
+        REPORTS_CONCURRENCY: '0',
+        REPORTS_MAX_RECORDS: '10000001',
+        REPORTS_CALL_BUDGET_MS: '1e4',
+      }),
+    ).toEqual([
       "REPORTS_BASE_URL: 'not a url' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.",
       "REPORTS_TIMEZONE: 'Nowhere/Land' is not an IANA time zone; expected e.g. Europe/London or America/New_York.",
       "REPORTS_PAGE_SIZE: 'abc' is not valid; expected a whole number from 1 to 100000.",
@@ -170,17 +228,29 @@ describe('loadConfig', () => {
   });
 
   test('partial credentials: the missing ones are named', () => {
-    const tail = ': missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).';
+    const tail =
+      ': missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).';
     expect(problems({ REPORTS_API_USERNAME: 'api-user' })).toEqual([`REPORTS_BASE_URL, REPORTS_API_KEY${tail}`]);
-    expect(problems({ REPORTS_BASE_URL: LIVE.REPORTS_BASE_URL, REPORTS_API_USERNAME: 'u' })).toEqual([`REPORTS_API_KEY${tail}`]);
-    expect(problems({ REPORTS_API_KEY: 'k3y-s3cret-value', REPORTS_API_USERNAME: '${user_config.api_username}' })).toEqual([`REPORTS_BASE_URL, REPORTS_API_USERNAME${tail}`]);
+    expect(problems({ REPORTS_BASE_URL: LIVE.REPORTS_BASE_URL, REPORTS_API_USERNAME: 'u' })).toEqual([
+      `REPORTS_API_KEY${tail}`,
+    ]);
+    expect(
+      problems({ REPORTS_API_KEY: 'k3y-s3cret-value', REPORTS_API_USERNAME: '${user_config.api_username}' }),
+    ).toEqual([`REPORTS_BASE_URL, REPORTS_API_USERNAME${tail}`]);
     // A forced demo needs no credentials, partial ones included.
-    expect(loadConfig({ REPORTS_API_USERNAME: 'api-user', REPORTS_DEMO: 'true' }).config).toMatchObject({ demo: true, demoReason: 'forced' });
+    expect(loadConfig({ REPORTS_API_USERNAME: 'api-user', REPORTS_DEMO: 'true' }).config).toMatchObject({
+      demo: true,
+      demoReason: 'forced',
+    });
   });
 
   test('no credentials -> demo, with the reason; all three -> live', () => {
     expect(loadConfig({}).config).toMatchObject({ demo: true, demoReason: 'no-credentials' });
-    expect(loadConfig(LIVE).config).toMatchObject({ demo: false, demoReason: undefined, baseUrl: 'https://reports.example.com/api' });
+    expect(loadConfig(LIVE).config).toMatchObject({
+      demo: false,
+      demoReason: undefined,
+      baseUrl: 'https://reports.example.com/api',
+    });
   });
 
   test('unknown flags, stray arguments and a flag without its value are refused', () => {
@@ -194,7 +264,10 @@ describe('loadConfig', () => {
 
   test('no problem line echoes a secret', () => {
     const key = 'k3y-s3cret-value';
-    const lines = problems({ ...LIVE, REPORTS_API_KEY: key, REPORTS_HTTP_TOKEN: 'tok-abcdef', REPORTS_PAGE_SIZE: 'x', REPORTS_HTTP: 'bad' }, ['--nope', `--api-key=${key}`]);
+    const lines = problems(
+      { ...LIVE, REPORTS_API_KEY: key, REPORTS_HTTP_TOKEN: 'tok-abcdef', REPORTS_PAGE_SIZE: 'x', REPORTS_HTTP: 'bad' },
+      ['--nope', `--api-key=${key}`],
+    );
     expect(lines).toHaveLength(3);
     for (const line of lines) {
       expect(line).not.toContain(key);

@@ -1,10 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { fetchReport, type FetchRequest } from '../../src/upstream/paging.js';
 import { Limiter } from '../../src/upstream/limiter.js';
-import { client, range, requestedWindows, seqs, service, PATH } from './harness.js';
+import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
+import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
-  path: PATH, query: {}, envelope: 'collection', pageSize: 500, maxRecords: 50_000, budgetMs: 10_000, ...over,
+  path: PATH,
+  query: {},
+  envelope: 'collection',
+  pageSize: 500,
+  maxRecords: 50_000,
+  budgetMs: 10_000,
+  ...over,
 });
 
 describe('concurrency', () => {
@@ -26,7 +32,8 @@ describe('concurrency', () => {
     expect(seqs(out)).toEqual(range(0, 3000));
     expect(svc.maxInFlight).toBe(1);
     expect(limiter.maxActive).toBe(1);
-    for (let i = 1; i < svc.requests.length; i++) expect(svc.requests[i].at).toBeGreaterThanOrEqual(svc.requests[i - 1].endedAt!);
+    for (let i = 1; i < svc.requests.length; i++)
+      expect(svc.requests[i].at).toBeGreaterThanOrEqual(svc.requests[i - 1].endedAt!);
   });
 
   test('two calls sharing one Limiter (two clients, as two tool calls) together stay within it', async () => {

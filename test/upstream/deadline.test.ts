@@ -1,10 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { fetchReport, type FetchRequest } from '../../src/upstream/paging.js';
 import { Limiter } from '../../src/upstream/limiter.js';
-import { client, range, rejection, seqs, service, PATH } from './harness.js';
+import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
+import { client, PATH, range, rejection, seqs, service } from './harness.js';
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
-  path: PATH, query: {}, envelope: 'collection', pageSize: 100, maxRecords: 50_000, budgetMs: 5_000, ...over,
+  path: PATH,
+  query: {},
+  envelope: 'collection',
+  pageSize: 100,
+  maxRecords: 50_000,
+  budgetMs: 5_000,
+  ...over,
 });
 
 const until = async (cond: () => boolean, ms = 2_000) => {
@@ -48,7 +54,9 @@ describe('call budget (REPORTS_CALL_BUDGET_MS)', () => {
     expect(Date.now() - started).toBeLessThan(800);
     expect(err.kind).toBe('timeout');
     expect(err.retryable).toBe(false);
-    expect(err.message).toBe("The call's time budget of 200 ms (REPORTS_CALL_BUDGET_MS) ran out while waiting for /CarSegmentsByDate.");
+    expect(err.message).toBe(
+      "The call's time budget of 200 ms (REPORTS_CALL_BUDGET_MS) ran out while waiting for /CarSegmentsByDate.",
+    );
     expect(svc.requests).toHaveLength(1);
   });
 
@@ -56,18 +64,27 @@ describe('call budget (REPORTS_CALL_BUDGET_MS)', () => {
     const svc = await service({ total: 2000, fault: () => ({ hang: true }) });
     const err = await rejection(fetchReport(client(svc.url, { timeoutMs: 100 }), req({ budgetMs: 5_000 })));
     expect(err.kind).toBe('timeout');
-    expect(err.message).toBe('/CarSegmentsByDate did not answer within 100 ms (REPORTS_TIMEOUT_MS). Gave up after 3 attempts.');
+    expect(err.message).toBe(
+      '/CarSegmentsByDate did not answer within 100 ms (REPORTS_TIMEOUT_MS). Gave up after 3 attempts.',
+    );
     expect(svc.requests).toHaveLength(3);
   });
 
   test('a backoff that would pass the deadline is not waited for', async () => {
     const svc = await service({ total: 2000, fault: () => ({ status: 503 }) });
     const started = Date.now();
-    const err = await rejection(fetchReport(client(svc.url, { random: () => 1, retry: { attempts: 4, baseDelayMs: 2_000, maxDelayMs: 2_000 } }), req({ budgetMs: 1_000 })));
+    const err = await rejection(
+      fetchReport(
+        client(svc.url, { random: () => 1, retry: { attempts: 4, baseDelayMs: 2_000, maxDelayMs: 2_000 } }),
+        req({ budgetMs: 1_000 }),
+      ),
+    );
     expect(Date.now() - started).toBeLessThan(500);
     expect(svc.requests).toHaveLength(1);
     expect(err.kind).toBe('server');
-    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 503. The service failed; this is not caused by the request. The body was empty. Not retried: waiting 2000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).");
+    expect(err.message).toBe(
+      "/CarSegmentsByDate answered HTTP 503. The service failed; this is not caused by the request. The body was empty. Not retried: waiting 2000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).",
+    );
   });
 
   test('a Retry-After larger than the remaining budget: gives up at once', async () => {
@@ -78,7 +95,9 @@ describe('call budget (REPORTS_CALL_BUDGET_MS)', () => {
     expect(svc.requests).toHaveLength(1);
     expect(err.kind).toBe('rate_limited');
     expect(err.details.retryAfterMs).toBe(5_000);
-    expect(err.message).toBe("The service is rate limiting requests to /CarSegmentsByDate (HTTP 429). It asked to wait 5 s. Lower REPORTS_CONCURRENCY or try again shortly. Not retried: waiting 5000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).");
+    expect(err.message).toBe(
+      "The service is rate limiting requests to /CarSegmentsByDate (HTTP 429). It asked to wait 5 s. Lower REPORTS_CONCURRENCY or try again shortly. Not retried: waiting 5000 ms would pass the call's time budget (REPORTS_CALL_BUDGET_MS).",
+    );
   });
 });
 
@@ -124,7 +143,14 @@ describe('cancellation', () => {
     const svc = await service({ total: 10, fault: () => ({ status: 503 }) });
     const controller = new AbortController();
     const c = client(svc.url, { random: () => 1, retry: { attempts: 3, baseDelayMs: 5_000, maxDelayMs: 5_000 } });
-    const call = c.getPage({ path: PATH, query: {}, offset: 0, limit: 10, envelope: 'collection', signal: controller.signal });
+    const call = c.getPage({
+      path: PATH,
+      query: {},
+      offset: 0,
+      limit: 10,
+      envelope: 'collection',
+      signal: controller.signal,
+    });
     await until(() => svc.requests.length === 1 && svc.inFlight === 0);
     const abortedAt = Date.now();
     controller.abort();

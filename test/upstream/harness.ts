@@ -1,8 +1,8 @@
 import { afterEach } from 'vitest';
-import { startPagedService, type PagedService } from '../helpers/paged-service.js';
 import { UpstreamClient, type UpstreamOptions } from '../../src/upstream/client.js';
 import { Limiter } from '../../src/upstream/limiter.js';
 import type { FetchOutcome } from '../../src/upstream/paging.js';
+import { type PagedService, startPagedService } from '../helpers/paged-service.js';
 
 /** Shared set-up of the upstream tests: every service and client opened is closed after each test. */
 export const USERNAME = 'api-user';
@@ -49,7 +49,9 @@ export function range(from: number, to: number): number[] {
 
 /** Asserts the requested [Offset, Offset+Limit) windows never overlap; returns them sorted. */
 export function requestedWindows(svc: PagedService): Array<[number, number]> {
-  const windows = svc.requests.map((r) => [r.offset, r.offset + r.limit] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const windows = svc.requests
+    .map((r) => [r.offset, r.offset + r.limit] as [number, number])
+    .sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < windows.length; i++) {
     if (windows[i][0] < windows[i - 1][1]) {
       throw new Error(`requested windows overlap: [${windows[i - 1]}) and [${windows[i]})`);
@@ -59,6 +61,7 @@ export function requestedWindows(svc: PagedService): Array<[number, number]> {
 }
 
 /** Awaits a promise expected to reject and returns what it rejected with. */
+// biome-ignore lint/suspicious/noExplicitAny: tests inspect whatever was thrown
 export async function rejection(p: Promise<unknown>): Promise<any> {
   try {
     await p;

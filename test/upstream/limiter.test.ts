@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { Limiter } from '../../src/upstream/limiter.js';
 import { ReportsError } from '../../src/errors.js';
+import { Limiter } from '../../src/upstream/limiter.js';
 import { rejection } from './harness.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -21,11 +21,13 @@ describe('Limiter', () => {
     const limiter = new Limiter(2);
     const gates = [gate(), gate(), gate(), gate()];
     const started: number[] = [];
-    const runs = gates.map((g, i) => limiter.run(async () => {
-      started.push(i);
-      await g.p;
-      return i;
-    }));
+    const runs = gates.map((g, i) =>
+      limiter.run(async () => {
+        started.push(i);
+        await g.p;
+        return i;
+      }),
+    );
     await tick();
     expect(started).toEqual([0, 1]);
     expect(limiter.inFlight).toBe(2);
@@ -44,7 +46,11 @@ describe('Limiter', () => {
 
   test('a failing task releases its slot', async () => {
     const limiter = new Limiter(1);
-    await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limiter.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await limiter.run(async () => 'next')).toBe('next');
     expect(limiter.inFlight).toBe(0);
   });
@@ -55,7 +61,9 @@ describe('Limiter', () => {
     const holder = limiter.run(() => g.p);
     const controller = new AbortController();
     let ran = false;
-    const waiter = limiter.run(async () => { ran = true; }, controller.signal);
+    const waiter = limiter.run(async () => {
+      ran = true;
+    }, controller.signal);
     controller.abort();
     const err = await rejection(waiter);
     expect(err).toBeInstanceOf(ReportsError);

@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { fetchReport, gaps, mergeIntervals, type FetchRequest } from '../../src/upstream/paging.js';
-import { client, range, requestedWindows, seqs, service, PATH } from './harness.js';
+import { type FetchRequest, fetchReport, gaps, mergeIntervals } from '../../src/upstream/paging.js';
+import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
-  path: PATH, query: { DateStart: '20260101', Account: 'ACME,GLOBEX' }, envelope: 'collection',
-  pageSize: 500, maxRecords: 50_000, budgetMs: 5_000, ...over,
+  path: PATH,
+  query: { DateStart: '20260101', Account: 'ACME,GLOBEX' },
+  envelope: 'collection',
+  pageSize: 500,
+  maxRecords: 50_000,
+  budgetMs: 5_000,
+  ...over,
 });
 
 describe('paging', () => {
@@ -16,7 +21,13 @@ describe('paging', () => {
     expect(seqs(out)).toEqual(range(0, 2345));
     expect(out.pages[0].records[0]).toEqual({ Seq: 0, When: '2023-11-14T17:13:20.000-05:00' });
     expect(out.pages[4].records[344]).toEqual({ Seq: 2344, When: '2023-11-16T08:17:20.000-05:00' });
-    expect(requestedWindows(svc)).toEqual([[0, 500], [500, 1000], [1000, 1500], [1500, 2000], [2000, 2345]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+      [1500, 2000],
+      [2000, 2345],
+    ]);
     expect(svc.requests.every((r) => r.signatureOk)).toBe(true);
     expect(svc.requests.every((r) => r.url.includes('?DateStart=20260101&Account=ACME,GLOBEX&Offset='))).toBe(true);
   });
@@ -40,7 +51,13 @@ describe('paging', () => {
 
   test('empty report and a report smaller than one page: one request, complete', async () => {
     const empty = await service({ total: 0 });
-    expect(await fetchReport(client(empty.url), req())).toEqual({ pages: [{ offset: 0, records: [] }], totalRecords: 0, complete: true, notes: [], requests: 1 });
+    expect(await fetchReport(client(empty.url), req())).toEqual({
+      pages: [{ offset: 0, records: [] }],
+      totalRecords: 0,
+      complete: true,
+      notes: [],
+      requests: 1,
+    });
     const small = await service({ total: 37 });
     const out = await fetchReport(client(small.url), req());
     expect(out).toMatchObject({ totalRecords: 37, complete: true, notes: [], requests: 1 });
@@ -52,7 +69,11 @@ describe('paging', () => {
     const svc = await service({ total: 5000 });
     const out = await fetchReport(client(svc.url), req({ maxRecords: 1234 }));
     expect(seqs(out)).toEqual(range(0, 1234));
-    expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([[0, 500], [500, 500], [1000, 234]]);
+    expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([
+      [0, 500],
+      [500, 500],
+      [1000, 234],
+    ]);
     expect(out.complete).toBe(false);
     expect(out.totalRecords).toBe(5000);
     expect(out.notes).toEqual([
@@ -79,7 +100,11 @@ describe('paging', () => {
     const svc = await service({ total: 1500 });
     const progress: Array<[number, number]> = [];
     await fetchReport(client(svc.url), req({ onProgress: (f, t) => progress.push([f, t]) }));
-    expect(progress).toEqual([[500, 1500], [1000, 1500], [1500, 1500]]);
+    expect(progress).toEqual([
+      [500, 1500],
+      [1000, 1500],
+      [1500, 1500],
+    ]);
   });
 });
 
@@ -89,25 +114,41 @@ describe('paging inconsistencies: noted, never looped, never duplicated', () => 
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
     expect(out.totalRecords).toBe(2000);
-    expect(out.notes).toEqual(['The page at Offset 1000 returned 300 records where 500 were promised; records 1300-1499 are missing.']);
+    expect(out.notes).toEqual([
+      'The page at Offset 1000 returned 300 records where 500 were promised; records 1300-1499 are missing.',
+    ]);
     expect(seqs(out)).toEqual([...range(0, 1300), ...range(1500, 2000)]);
-    expect(requestedWindows(svc)).toEqual([[0, 500], [500, 1000], [1000, 1500], [1500, 2000]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+      [1500, 2000],
+    ]);
   });
 
   test('page 0 shorter than promised: its missing records are not requested again', async () => {
     const svc = await service({ total: 2000, fault: (r) => (r.offset === 0 ? { records: 300 } : undefined) });
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
-    expect(out.notes).toEqual(['The page at Offset 0 returned 300 records where 500 were promised; records 300-499 are missing.']);
+    expect(out.notes).toEqual([
+      'The page at Offset 0 returned 300 records where 500 were promised; records 300-499 are missing.',
+    ]);
     expect(seqs(out)).toEqual([...range(0, 300), ...range(500, 2000)]);
-    expect(requestedWindows(svc)).toEqual([[0, 500], [500, 1000], [1000, 1500], [1500, 2000]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+      [1500, 2000],
+    ]);
   });
 
   test('an empty page early', async () => {
     const svc = await service({ total: 2000, fault: (r) => (r.offset === 500 ? { records: 0 } : undefined) });
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
-    expect(out.notes).toEqual(['The page at Offset 500 came back empty although TotalRecords is 2000; records 500-999 are missing.']);
+    expect(out.notes).toEqual([
+      'The page at Offset 500 came back empty although TotalRecords is 2000; records 500-999 are missing.',
+    ]);
     expect(seqs(out)).toEqual([...range(0, 500), ...range(1000, 2000)]);
     expect(svc.requests).toHaveLength(4);
     requestedWindows(svc);
@@ -118,7 +159,9 @@ describe('paging inconsistencies: noted, never looped, never duplicated', () => 
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
     expect(out.totalRecords).toBe(2000);
-    expect(out.notes).toEqual(['TotalRecords changed from 2000 to 2100 between pages: the data changed while it was read, so records may be missing or repeated; run the report again.']);
+    expect(out.notes).toEqual([
+      'TotalRecords changed from 2000 to 2100 between pages: the data changed while it was read, so records may be missing or repeated; run the report again.',
+    ]);
     expect(seqs(out)).toEqual(range(0, 2000));
     expect(svc.requests).toHaveLength(4);
     requestedWindows(svc);
@@ -128,18 +171,32 @@ describe('paging inconsistencies: noted, never looped, never duplicated', () => 
     const svc = await service({ total: 2000, fault: (r) => (r.offset === 500 ? { extra: 100 } : undefined) });
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
-    expect(out.notes).toEqual(['The page at Offset 500 returned 600 records for Limit 500; the extra 100 were dropped to avoid duplicates.']);
+    expect(out.notes).toEqual([
+      'The page at Offset 500 returned 600 records for Limit 500; the extra 100 were dropped to avoid duplicates.',
+    ]);
     expect(seqs(out)).toEqual(range(0, 2000));
-    expect(requestedWindows(svc)).toEqual([[0, 500], [500, 1000], [1000, 1500], [1500, 2000]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+      [1500, 2000],
+    ]);
   });
 
   test('page 0 longer than Limit: the next page still starts at its Limit, no gap', async () => {
     const svc = await service({ total: 2000, fault: (r) => (r.offset === 0 ? { extra: 100 } : undefined) });
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
-    expect(out.notes).toEqual(['The page at Offset 0 returned 600 records for Limit 500; the extra 100 were dropped to avoid duplicates.']);
+    expect(out.notes).toEqual([
+      'The page at Offset 0 returned 600 records for Limit 500; the extra 100 were dropped to avoid duplicates.',
+    ]);
     expect(seqs(out)).toEqual(range(0, 2000));
-    expect(requestedWindows(svc)).toEqual([[0, 500], [500, 1000], [1000, 1500], [1500, 2000]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+      [1500, 2000],
+    ]);
   });
 });
 
@@ -151,27 +208,42 @@ describe('no PagingMetadata: a sequential walk until a short page', () => {
     expect(seqs(out)).toEqual(range(0, 1234));
     expect(svc.requests.map((r) => r.offset)).toEqual([0, 500, 1000]);
     expect(svc.maxInFlight).toBe(1);
-    for (let i = 1; i < svc.requests.length; i++) expect(svc.requests[i].at).toBeGreaterThanOrEqual(svc.requests[i - 1].endedAt!);
+    for (let i = 1; i < svc.requests.length; i++)
+      expect(svc.requests[i].at).toBeGreaterThanOrEqual(svc.requests[i - 1].endedAt!);
   });
 
   test('a total that is a multiple of the page size ends on an empty page', async () => {
     const svc = await service({ total: 1000, noPaging: true });
     const out = await fetchReport(client(svc.url), req());
     expect(out).toMatchObject({ totalRecords: 1000, complete: true, notes: [] });
-    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 500], [500, 500], [1000, 500]]);
+    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([
+      [0, 500],
+      [500, 500],
+      [1000, 500],
+    ]);
   });
 
   test('stops at maxRecords and says more may exist', async () => {
     const svc = await service({ total: 5000, noPaging: true });
     const out = await fetchReport(client(svc.url), req({ maxRecords: 1100 }));
-    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 500], [500, 500], [1000, 100]]);
+    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([
+      [0, 500],
+      [500, 500],
+      [1000, 100],
+    ]);
     expect(seqs(out)).toEqual(range(0, 1100));
     expect(out).toMatchObject({ totalRecords: null, complete: false });
-    expect(out.notes).toEqual(['The service sent no TotalRecords; 1100 records were fetched, the cap of 1100 was reached and more may exist.']);
+    expect(out.notes).toEqual([
+      'The service sent no TotalRecords; 1100 records were fetched, the cap of 1100 was reached and more may exist.',
+    ]);
   });
 
   test('a failed page ends the walk with a note', async () => {
-    const svc = await service({ total: 5000, noPaging: true, fault: (r) => (r.offset === 1000 ? { status: 500, body: 'oops', contentType: 'text/plain' } : undefined) });
+    const svc = await service({
+      total: 5000,
+      noPaging: true,
+      fault: (r) => (r.offset === 1000 ? { status: 500, body: 'oops', contentType: 'text/plain' } : undefined),
+    });
     const out = await fetchReport(client(svc.url), req());
     expect(seqs(out)).toEqual(range(0, 1000));
     expect(svc.requests.map((r) => r.offset)).toEqual([0, 500, 1000]);
@@ -185,8 +257,13 @@ describe('no PagingMetadata: a sequential walk until a short page', () => {
 describe('continue (held): only the missing ranges', () => {
   test('after a cap: fetches from where it stopped', async () => {
     const svc = await service({ total: 5000 });
-    const out = await fetchReport(client(svc.url), req({ held: { intervals: [{ offset: 0, count: 1234 }], totalRecords: 5000 } }));
-    expect(svc.requests.map((r) => r.offset).sort((a, b) => a - b)).toEqual([1234, 1734, 2234, 2734, 3234, 3734, 4234, 4734]);
+    const out = await fetchReport(
+      client(svc.url),
+      req({ held: { intervals: [{ offset: 0, count: 1234 }], totalRecords: 5000 } }),
+    );
+    expect(svc.requests.map((r) => r.offset).sort((a, b) => a - b)).toEqual([
+      1234, 1734, 2234, 2734, 3234, 3734, 4234, 4734,
+    ]);
     expect(svc.requests[0].offset).toBe(1234);
     expect(requestedWindows(svc).at(-1)).toEqual([4734, 5000]);
     expect(seqs(out)).toEqual(range(1234, 5000));
@@ -195,9 +272,18 @@ describe('continue (held): only the missing ranges', () => {
 
   test('holes in the middle and at the start are filled, nothing held is requested', async () => {
     const svc = await service({ total: 3000 });
-    const held = [{ offset: 500, count: 500 }, { offset: 1500, count: 700 }, { offset: 2900, count: 100 }];
+    const held = [
+      { offset: 500, count: 500 },
+      { offset: 1500, count: 700 },
+      { offset: 2900, count: 100 },
+    ];
     const out = await fetchReport(client(svc.url), req({ held: { intervals: held, totalRecords: 3000 } }));
-    expect(requestedWindows(svc)).toEqual([[0, 500], [1000, 1500], [2200, 2700], [2700, 2900]]);
+    expect(requestedWindows(svc)).toEqual([
+      [0, 500],
+      [1000, 1500],
+      [2200, 2700],
+      [2700, 2900],
+    ]);
     expect(svc.requests[0].offset).toBe(0);
     expect(seqs(out)).toEqual([...range(0, 500), ...range(1000, 1500), ...range(2200, 2900)]);
     expect(out).toMatchObject({ complete: true, notes: [] });
@@ -205,7 +291,10 @@ describe('continue (held): only the missing ranges', () => {
 
   test('after failed pages: fetches just those pages', async () => {
     const svc = await service({ total: 2000 });
-    const held = [{ offset: 0, count: 1000 }, { offset: 1500, count: 500 }];
+    const held = [
+      { offset: 0, count: 1000 },
+      { offset: 1500, count: 500 },
+    ];
     const out = await fetchReport(client(svc.url), req({ held: { intervals: held, totalRecords: 2000 } }));
     expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([[1000, 500]]);
     expect(seqs(out)).toEqual(range(1000, 1500));
@@ -214,32 +303,71 @@ describe('continue (held): only the missing ranges', () => {
 
   test('TotalRecords changed since the result was first fetched', async () => {
     const svc = await service({ total: 2600 });
-    const out = await fetchReport(client(svc.url), req({ held: { intervals: [{ offset: 0, count: 1000 }], totalRecords: 2500 } }));
+    const out = await fetchReport(
+      client(svc.url),
+      req({ held: { intervals: [{ offset: 0, count: 1000 }], totalRecords: 2500 } }),
+    );
     expect(out.complete).toBe(false);
     expect(out.totalRecords).toBe(2600);
-    expect(out.notes).toEqual(['TotalRecords changed from 2500 (when the result was first fetched) to 2600: the data changed in between; run the report again for a consistent snapshot.']);
-    expect(requestedWindows(svc)).toEqual([[1000, 1500], [1500, 2000], [2000, 2500], [2500, 2600]]);
+    expect(out.notes).toEqual([
+      'TotalRecords changed from 2500 (when the result was first fetched) to 2600: the data changed in between; run the report again for a consistent snapshot.',
+    ]);
+    expect(requestedWindows(svc)).toEqual([
+      [1000, 1500],
+      [1500, 2000],
+      [2000, 2500],
+      [2500, 2600],
+    ]);
     expect(seqs(out)).toEqual(range(1000, 2600));
   });
 
   test('a continue still honours maxRecords', async () => {
     const svc = await service({ total: 5000 });
-    const out = await fetchReport(client(svc.url), req({ maxRecords: 700, held: { intervals: [{ offset: 0, count: 1234 }], totalRecords: 5000 } }));
-    expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([[1234, 500], [1734, 200]]);
+    const out = await fetchReport(
+      client(svc.url),
+      req({ maxRecords: 700, held: { intervals: [{ offset: 0, count: 1234 }], totalRecords: 5000 } }),
+    );
+    expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([
+      [1234, 500],
+      [1734, 200],
+    ]);
     expect(out.complete).toBe(false);
-    expect(out.notes).toEqual(['Fetched 1934 of 5000 records: the cap of 700 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining 3066; or narrow the filters.']);
+    expect(out.notes).toEqual([
+      'Fetched 1934 of 5000 records: the cap of 700 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining 3066; or narrow the filters.',
+    ]);
   });
 });
 
 describe('interval helpers', () => {
   test('mergeIntervals sorts, joins overlapping and adjacent runs, drops empty ones', () => {
-    expect(mergeIntervals([{ offset: 500, count: 100 }, { offset: 0, count: 500 }, { offset: 550, count: 100 }, { offset: 900, count: 0 }, { offset: 1000, count: 5 }]))
-      .toEqual([{ offset: 0, count: 650 }, { offset: 1000, count: 5 }]);
+    expect(
+      mergeIntervals([
+        { offset: 500, count: 100 },
+        { offset: 0, count: 500 },
+        { offset: 550, count: 100 },
+        { offset: 900, count: 0 },
+        { offset: 1000, count: 5 },
+      ]),
+    ).toEqual([
+      { offset: 0, count: 650 },
+      { offset: 1000, count: 5 },
+    ]);
   });
 
   test('gaps lists what [0, total) lacks', () => {
     expect(gaps([], 10)).toEqual([{ offset: 0, count: 10 }]);
-    expect(gaps([{ offset: 2, count: 3 }, { offset: 7, count: 10 }], 10)).toEqual([{ offset: 0, count: 2 }, { offset: 5, count: 2 }]);
+    expect(
+      gaps(
+        [
+          { offset: 2, count: 3 },
+          { offset: 7, count: 10 },
+        ],
+        10,
+      ),
+    ).toEqual([
+      { offset: 0, count: 2 },
+      { offset: 5, count: 2 },
+    ]);
     expect(gaps([{ offset: 0, count: 10 }], 10)).toEqual([]);
   });
 });

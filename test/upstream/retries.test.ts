@@ -1,12 +1,22 @@
 import { describe, expect, test } from 'vitest';
-import type { Fault, SeenRequest } from '../helpers/paged-service.js';
 import type { PageRequest } from '../../src/upstream/client.js';
-import { client, rejection, service, PATH } from './harness.js';
+import type { Fault, SeenRequest } from '../helpers/paged-service.js';
+import { client, PATH, rejection, service } from './harness.js';
 
-const page = (over: Partial<PageRequest> = {}): PageRequest => ({ path: PATH, query: {}, offset: 0, limit: 10, envelope: 'collection', ...over });
+const page = (over: Partial<PageRequest> = {}): PageRequest => ({
+  path: PATH,
+  query: {},
+  offset: 0,
+  limit: 10,
+  envelope: 'collection',
+  ...over,
+});
 
 /** Faults for the first attempts, then normal answers. */
-const firstAttempts = (...faults: Fault[]) => (r: SeenRequest) => faults[r.n];
+const firstAttempts =
+  (...faults: Fault[]) =>
+  (r: SeenRequest) =>
+    faults[r.n];
 
 const gapsBetween = (requests: SeenRequest[]) => requests.slice(1).map((r, i) => r.at - requests[i].at);
 
@@ -47,7 +57,9 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
     const err = await rejection(client(url, { log: (l) => logs.push(l) }).getPage(page()));
     expect(err.kind).toBe('network');
     expect(err.retryable).toBe(true);
-    expect(err.message).toBe(`Could not complete the request to ${url}/CarSegmentsByDate (ECONNREFUSED: connect ECONNREFUSED ${url.slice('http://'.length)}). Check REPORTS_BASE_URL and that the service is reachable. Gave up after 3 attempts.`);
+    expect(err.message).toBe(
+      `Could not complete the request to ${url}/CarSegmentsByDate (ECONNREFUSED: connect ECONNREFUSED ${url.slice('http://'.length)}). Check REPORTS_BASE_URL and that the service is reachable. Gave up after 3 attempts.`,
+    );
     expect(logs.filter((l) => l.startsWith('retry '))).toHaveLength(2);
   });
 
@@ -55,7 +67,9 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
     const run = async (random: number, retry: { attempts: number; baseDelayMs: number; maxDelayMs: number }) => {
       const svc = await service({ total: 1, fault: () => ({ status: 503 }) });
       const logs: string[] = [];
-      const err = await rejection(client(svc.url, { random: () => random, retry, log: (l) => logs.push(l) }).getPage(page()));
+      const err = await rejection(
+        client(svc.url, { random: () => random, retry, log: (l) => logs.push(l) }).getPage(page()),
+      );
       expect(err.kind).toBe('server');
       expect(svc.requests).toHaveLength(retry.attempts);
       return { delays: logs.filter((l) => l.startsWith('retry ')), gaps: gapsBetween(svc.requests) };
@@ -90,29 +104,44 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
 
   test('429 with Retry-After as an HTTP date', async () => {
     const T = Date.UTC(2026, 10, 22, 1, 16, 28);
-    const svc = await service({ total: 3, fault: firstAttempts({ status: 429, headers: { 'retry-after': 'Sun, 22 Nov 2026 01:16:28 GMT' } }) });
+    const svc = await service({
+      total: 3,
+      fault: firstAttempts({ status: 429, headers: { 'retry-after': 'Sun, 22 Nov 2026 01:16:28 GMT' } }),
+    });
     const logs: string[] = [];
     // The client's clock says 250 ms before the date the service named.
-    const got = await client(svc.url, { now: () => new Date(T - 250), random: () => 0, log: (l) => logs.push(l) }).getPage(page());
+    const got = await client(svc.url, {
+      now: () => new Date(T - 250),
+      random: () => 0,
+      log: (l) => logs.push(l),
+    }).getPage(page());
     expect(got.attempts).toBe(2);
     expect(logs[1]).toBe('retry 1/2 of /CarSegmentsByDate Offset=0 in 250 ms after rate_limited 429');
     expect(gapsBetween(svc.requests)[0]).toBeGreaterThanOrEqual(249);
   });
 
   test('gives up after `attempts` tries with the last error', async () => {
-    const svc = await service({ total: 1, fault: () => ({ status: 504, body: 'Gateway Timeout', contentType: 'text/plain' }) });
+    const svc = await service({
+      total: 1,
+      fault: () => ({ status: 504, body: 'Gateway Timeout', contentType: 'text/plain' }),
+    });
     const err = await rejection(client(svc.url).getPage(page()));
     expect(svc.requests).toHaveLength(3);
     expect(err.kind).toBe('server');
     expect(err.details).toEqual({ status: 504, path: PATH, upstreamMessage: undefined });
-    expect(err.message).toBe("/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The body (text/plain) begins: 'Gateway Timeout' Gave up after 3 attempts.");
+    expect(err.message).toBe(
+      "/CarSegmentsByDate answered HTTP 504. The service failed; this is not caused by the request. The body (text/plain) begins: 'Gateway Timeout' Gave up after 3 attempts.",
+    );
   });
 
   test('each retry is signed afresh: new date, new signature, each verified', async () => {
     const svc = await service({ total: 1, fault: firstAttempts({ status: 503 }, { reset: true }, { status: 429 }) });
     let tick = 0;
     const T = Date.UTC(2026, 10, 22, 1, 16, 28);
-    const got = await client(svc.url, { retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 5 }, now: () => new Date(T + 1000 * tick++) }).getPage(page());
+    const got = await client(svc.url, {
+      retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 5 },
+      now: () => new Date(T + 1000 * tick++),
+    }).getPage(page());
     expect(got.attempts).toBe(4);
     expect(svc.requests).toHaveLength(4);
     expect(svc.requests.every((r) => r.signatureOk)).toBe(true);
@@ -127,12 +156,23 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
 describe('never retried: 400, 404, 500, 401, 403, Success:false', () => {
   test.each([
     [400, 'upstream', '/CarSegmentsByDate answered HTTP 400. The service said: BadRequest: DateStart is required'],
-    [404, 'upstream', '/CarSegmentsByDate answered HTTP 404. /CarSegmentsByDate was not found: check REPORTS_BASE_URL (it should end where the report paths begin). The service said: BadRequest: DateStart is required'],
-    [500, 'server', '/CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The service said: BadRequest: DateStart is required'],
+    [
+      404,
+      'upstream',
+      '/CarSegmentsByDate answered HTTP 404. /CarSegmentsByDate was not found: check REPORTS_BASE_URL (it should end where the report paths begin). The service said: BadRequest: DateStart is required',
+    ],
+    [
+      500,
+      'server',
+      '/CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The service said: BadRequest: DateStart is required',
+    ],
     [401, 'auth', undefined],
     [403, 'auth', undefined],
   ] as Array<[number, string, string | undefined]>)('HTTP %i: exactly one request', async (status, kind, message) => {
-    const body = JSON.stringify({ ResponseMetadata: { Success: false }, ResponseError: { ErrorCode: 'BadRequest', Message: 'DateStart is required', StatusCode: String(status) } });
+    const body = JSON.stringify({
+      ResponseMetadata: { Success: false },
+      ResponseError: { ErrorCode: 'BadRequest', Message: 'DateStart is required', StatusCode: String(status) },
+    });
     const svc = await service({ total: 1, fault: () => ({ status, body }) });
     const logs: string[] = [];
     const err = await rejection(client(svc.url, { log: (l) => logs.push(l) }).getPage(page()));

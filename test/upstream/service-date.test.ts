@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { decodeDates, decodeDatesInPlace, decodeServiceDate, encodeServiceDate, isServiceDate, MIN_VALUE_DATE } from '../../src/upstream/service-date.js';
+import {
+  decodeDates,
+  decodeDatesInPlace,
+  decodeServiceDate,
+  encodeServiceDate,
+  isServiceDate,
+  MIN_VALUE_DATE,
+} from '../../src/upstream/service-date.js';
 
 describe('/Date(...)/ decoding (CONTRACT.md section 5)', () => {
   test('keeps the writer offset', () => {
@@ -35,7 +42,16 @@ describe('/Date(...)/ decoding (CONTRACT.md section 5)', () => {
   });
 
   test('non-date strings are untouched', () => {
-    for (const s of ['Date(1459781734000)', '/Date(abc)/', '/Date(1459781734000-05)/', ' /Date(1459781734000)/', '/Date(1459781734000)/x', '2016-04-04', '', '14:55']) {
+    for (const s of [
+      'Date(1459781734000)',
+      '/Date(abc)/',
+      '/Date(1459781734000-05)/',
+      ' /Date(1459781734000)/',
+      '/Date(1459781734000)/x',
+      '2016-04-04',
+      '',
+      '14:55',
+    ]) {
       expect(isServiceDate(s)).toBe(false);
       expect(decodeServiceDate(s)).toBeUndefined();
       expect(decodeDates(s)).toBe(s);
@@ -91,7 +107,14 @@ describe('decodeServiceDate agrees with Date#toISOString', () => {
       expect(decodeServiceDate(`/Date(${ms}+0530)/`)).toBe(`${wall}+05:30`);
     }
     // Leap days and year ends, both sides of the epoch.
-    for (const iso of ['2024-02-29T23:59:59.999Z', '2000-02-29T00:00:00.000Z', '1900-03-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2100-12-31T12:00:00.001Z']) {
+    for (const iso of [
+      '2024-02-29T23:59:59.999Z',
+      '2000-02-29T00:00:00.000Z',
+      '1900-03-01T00:00:00.000Z',
+      '1969-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00.000Z',
+      '2100-12-31T12:00:00.001Z',
+    ]) {
       expect(decodeServiceDate(`/Date(${Date.parse(iso)}-0000)/`)).toBe(iso);
     }
   });

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { rfc1123, signRequest, signedHeaders } from '../../src/upstream/sign.js';
 import { buildUrl, pageQuery } from '../../src/upstream/request.js';
-import { client, service, KEY, USERNAME } from './harness.js';
+import { rfc1123, signedHeaders, signRequest } from '../../src/upstream/sign.js';
+import { client, KEY, service, USERNAME } from './harness.js';
 
 const FIXED = new Date(Date.UTC(2026, 10, 22, 1, 16, 28));
-const URL_SENT = 'https://reports.example.com/api/CarSegmentsByDate?DateStart=20260101&Account=ACME,GLOBEX&Offset=0&Limit=500';
+const URL_SENT =
+  'https://reports.example.com/api/CarSegmentsByDate?DateStart=20260101&Account=ACME,GLOBEX&Offset=0&Limit=500';
 
 /** The signature rule written out independently of src: base64(HMAC-SHA256(key, METHOD+URL+CT+DATE)). */
 function hmac(key: string, message: string): string {
@@ -23,16 +24,38 @@ describe('signer', () => {
     const independent = hmac('test-secret-key', message);
     // Also computed outside Node: printf '%s' "$message" | openssl dgst -sha256 -hmac test-secret-key -binary | base64
     expect(independent).toBe('pmG7FrrjRVa8RgNvihky75aTHIFOcgj1UOoas3j+KUg=');
-    expect(signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'test-secret-key')).toBe(independent);
+    expect(signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'test-secret-key')).toBe(
+      independent,
+    );
     // The method is upper-cased; any other part changes the signature.
-    expect(signRequest('get', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'test-secret-key')).toBe(independent);
-    expect(signRequest('GET', URL_SENT.replace('Limit=500', 'Limit=501'), 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'test-secret-key')).not.toBe(independent);
-    expect(signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:29 GMT', 'test-secret-key')).not.toBe(independent);
-    expect(signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'other-key')).not.toBe(independent);
+    expect(signRequest('get', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'test-secret-key')).toBe(
+      independent,
+    );
+    expect(
+      signRequest(
+        'GET',
+        URL_SENT.replace('Limit=500', 'Limit=501'),
+        'application/json',
+        'Sun, 22 Nov 2026 01:16:28 GMT',
+        'test-secret-key',
+      ),
+    ).not.toBe(independent);
+    expect(
+      signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:29 GMT', 'test-secret-key'),
+    ).not.toBe(independent);
+    expect(signRequest('GET', URL_SENT, 'application/json', 'Sun, 22 Nov 2026 01:16:28 GMT', 'other-key')).not.toBe(
+      independent,
+    );
   });
 
   test('signedHeaders: the four headers plus Accept, signed over the date it sends', () => {
-    const headers = signedHeaders({ method: 'GET', url: URL_SENT, username: 'api-user', key: 'test-secret-key', now: FIXED });
+    const headers = signedHeaders({
+      method: 'GET',
+      url: URL_SENT,
+      username: 'api-user',
+      key: 'test-secret-key',
+      now: FIXED,
+    });
     expect(headers).toEqual({
       Accept: 'application/json',
       'CONTENT-TYPE': 'application/json',
@@ -54,7 +77,13 @@ describe('signer', () => {
       Remark: 'a+b=c&d #1 100% (ok)!*~',
       AllFutureDate: 'true',
     };
-    const page = await c.getPage({ path: '/QcCommentsForConsultant', query, offset: 0, limit: 10, envelope: 'collection' });
+    const page = await c.getPage({
+      path: '/QcCommentsForConsultant',
+      query,
+      offset: 0,
+      limit: 10,
+      envelope: 'collection',
+    });
     expect(page.records).toHaveLength(3);
     expect(svc.requests).toHaveLength(1);
     const seen = svc.requests[0];
@@ -75,7 +104,9 @@ describe('signer', () => {
     expect(seen.headers['x-service-api-username']).toBe(USERNAME);
     expect(seen.headers['content-type']).toBe('application/json');
     expect(seen.headers.accept).toBe('application/json');
-    expect(seen.headers['x-service-api-signature']).toBe(hmac(KEY, `GET${seen.url}application/jsonSun, 22 Nov 2026 01:16:28 GMT`));
+    expect(seen.headers['x-service-api-signature']).toBe(
+      hmac(KEY, `GET${seen.url}application/jsonSun, 22 Nov 2026 01:16:28 GMT`),
+    );
     expect(seen.signatureOk).toBe(true);
   });
 });
