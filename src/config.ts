@@ -3,6 +3,9 @@
  * Nothing else in the program reads process.env. Each variable also has a --kebab-case flag
  * (REPORTS_PAGE_SIZE -> --page-size) that wins over the variable.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
 export interface Config {
   baseUrl?: string;
   apiUsername?: string;
@@ -25,6 +28,13 @@ export interface Config {
   /** `--http [HOST:]PORT`: serve Streamable HTTP instead of stdio (CONTRACT.md section 7). */
   http?: { host: string; port: number };
   httpToken?: string;
+  /** Path of the JSON file of per-person tokens for HTTP mode. */
+  httpUsersFile?: string;
+  oidcIssuer?: string;
+  oidcAudience?: string;
+  redisUrl?: string;
+  /** Folder export_report writes into (stdio mode). */
+  exportDir: string;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +141,33 @@ export const VARIABLES: readonly VariableDef[] = [
     flag: 'http-token',
     meaning: 'bearer token required when --http binds beyond loopback (with --http, not available yet)',
     secret: true,
+  },
+  {
+    env: 'REPORTS_HTTP_USERS',
+    flag: 'http-users',
+    meaning: 'path of a JSON file of per-person tokens for HTTP mode',
+  },
+  {
+    env: 'REPORTS_OIDC_ISSUER',
+    flag: 'oidc-issuer',
+    meaning: "accept the agency's identity provider's access tokens in HTTP mode (issuer URL)",
+  },
+  {
+    env: 'REPORTS_OIDC_AUDIENCE',
+    flag: 'oidc-audience',
+    meaning: 'the audience those access tokens must carry',
+  },
+  {
+    env: 'REPORTS_REDIS_URL',
+    flag: 'redis-url',
+    meaning: 'hold results and the concurrency limit in Redis, shared by replicas',
+    secret: true,
+  },
+  {
+    env: 'REPORTS_EXPORT_DIR',
+    flag: 'export-dir',
+    meaning: 'folder where export_report writes files (stdio mode only)',
+    default: "a travel-reports folder in the user's Downloads",
   },
 ];
 
@@ -296,6 +333,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     resultsTtlMs: integer('REPORTS_RESULTS_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
     http,
     httpToken: raw('REPORTS_HTTP_TOKEN'),
+    httpUsersFile: raw('REPORTS_HTTP_USERS'),
+    oidcIssuer: raw('REPORTS_OIDC_ISSUER'),
+    oidcAudience: raw('REPORTS_OIDC_AUDIENCE'),
+    redisUrl: raw('REPORTS_REDIS_URL'),
+    exportDir: raw('REPORTS_EXPORT_DIR') ?? join(homedir(), 'Downloads', 'travel-reports'),
   };
   if (problems.length) throw new ConfigError(problems);
   return { config, help: flags.has('help') };
@@ -303,5 +345,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
 
 /** The secrets a config holds, for redaction of anything printed. */
 export function secretsOf(config: Config): string[] {
-  return [config.apiKey, config.httpToken].filter((s): s is string => !!s);
+  return [config.apiKey, config.httpToken, redisPassword(config.redisUrl)].filter((s): s is string => !!s);
+}
+
+/** The password inside a redis://user:password@host URL, which is as secret as the key. */
+function redisPassword(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }

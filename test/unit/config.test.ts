@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type Config, ConfigError, loadConfig, secretsOf, VARIABLES } from '../../src/config.js';
 
@@ -43,6 +45,11 @@ describe('loadConfig', () => {
       resultsTtlMs: 60 * 60_000,
       http: undefined,
       httpToken: undefined,
+      httpUsersFile: undefined,
+      oidcIssuer: undefined,
+      oidcAudience: undefined,
+      redisUrl: undefined,
+      exportDir: join(homedir(), 'Downloads', 'travel-reports'),
     } satisfies Config);
   });
 
@@ -65,6 +72,11 @@ describe('loadConfig', () => {
       REPORTS_RESULTS_TTL_MINUTES: '5',
       REPORTS_HTTP: '0.0.0.0:8080',
       REPORTS_HTTP_TOKEN: 'tok-abcdef',
+      REPORTS_HTTP_USERS: '/etc/travel-reports/users.json',
+      REPORTS_OIDC_ISSUER: 'https://login.example.com/tenant',
+      REPORTS_OIDC_AUDIENCE: 'api://travel-reports',
+      REPORTS_REDIS_URL: 'redis://:pw-redis@127.0.0.1:6379/0',
+      REPORTS_EXPORT_DIR: '/data/exports',
     });
     expect(config).toEqual({
       baseUrl: 'https://reports.example.com/api/v2',
@@ -85,8 +97,13 @@ describe('loadConfig', () => {
       resultsTtlMs: 5 * 60_000,
       http: { host: '0.0.0.0', port: 8080 },
       httpToken: 'tok-abcdef',
+      httpUsersFile: '/etc/travel-reports/users.json',
+      oidcIssuer: 'https://login.example.com/tenant',
+      oidcAudience: 'api://travel-reports',
+      redisUrl: 'redis://:pw-redis@127.0.0.1:6379/0',
+      exportDir: '/data/exports',
     } satisfies Config);
-    expect(secretsOf(config)).toEqual(['k3y-s3cret-value', 'tok-abcdef']);
+    expect(secretsOf(config)).toEqual(['k3y-s3cret-value', 'tok-abcdef', 'pw-redis']);
   });
 
   test('booleans accept true/1/yes/on and false/0/no/off, any case; HTTP port alone binds loopback', () => {
