@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { describeValue } from '../errors.js';
-import { DEFAULT_ROW_LIMIT } from '../results/render.js';
+import { DEFAULT_ROW_LIMIT } from '../presentation/index.js';
 import { acceptedParams, DATE_EXPRESSION, expectation } from './params.js';
 import type { ParamSpec, TransactionDef } from './types.js';
 

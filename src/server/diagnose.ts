@@ -5,10 +5,15 @@ import { ReportsError, redact } from '../errors.js';
 import { parseEnvelope } from '../upstream/envelope.js';
 import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { guard } from './boundary.js';
-import { diagnoseOutputShape } from './output-schemas.js';
 import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
+
+const diagnoseOutputShape = {
+  verdict: z.enum(['ok', 'problem']),
+  source: z.enum(['live', 'demo']),
+  checks: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string(), fix: z.string().optional() })),
+};
 
 interface Check {
   check: string;

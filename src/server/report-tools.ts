@@ -3,9 +3,8 @@ import { resolveInput } from '../catalog/resolve.js';
 import { inputSchema } from '../catalog/schema.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import type { TransactionDef } from '../catalog/types.js';
+import { presentReport, reportResultSchema } from '../presentation/index.js';
 import { guard } from './boundary.js';
-import { reportOutputShape } from './output-schemas.js';
-import { presentReport } from './present.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
 import type { Runtime } from './runtime.js';
@@ -21,7 +20,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         title: def.title,
         description: def.description,
         inputSchema: inputSchema(def),
-        outputSchema: reportOutputShape,
+        outputSchema: reportResultSchema.shape,
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
       },
       guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) =>

@@ -1,11 +1,7 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { resultUri } from '../presentation/index.js';
 import { recordsToCsv } from '../results/csv.js';
 import type { ResultStore } from '../results/store.js';
-
-/** Where a held result's records are readable (CONTRACT.md section 5). */
-export function resultUri(resultId: string): string {
-  return `reports://results/${resultId}`;
-}
 
 /**
  * Resources: every held result as `reports://results/{resultId}` (a JSON array of all its

@@ -7,7 +7,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/server/row-budget.js';
+import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Rec = Record<string, unknown>;

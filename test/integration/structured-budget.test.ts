@@ -4,7 +4,7 @@
  * result (default columns, a note) instead of discarding it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/server/row-budget.js';
+import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Sc = { resultId: string; notes: string[]; rows: unknown[]; fetchedRecords: number };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { renderQuery } from '../../src/presentation/query-text.js';
+import { renderResult } from '../../src/presentation/report-text.js';
 import { recordsToCsv } from '../../src/results/csv.js';
 import { createRedactor } from '../../src/results/pii.js';
 import { runQuery } from '../../src/results/query.js';
-import { renderQuery, renderResult } from '../../src/results/render.js';
 import { summarize } from '../../src/results/summarize.js';
 import { coupons, type Rec } from './fixtures.js';
 

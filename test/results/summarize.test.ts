@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { renderResult } from '../../src/presentation/report-text.js';
 import { runQuery } from '../../src/results/query.js';
-import { renderResult } from '../../src/results/render.js';
 import { summarize } from '../../src/results/summarize.js';
 import { cents, coupons, generateCoupons } from './fixtures.js';
 

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ReportsError } from '../../src/errors.js';
+import { renderQuery } from '../../src/presentation/query-text.js';
+import { type ResultView, renderResult, renderResultParts } from '../../src/presentation/report-text.js';
+import { estimateTokens, TEXT_CHAR_LIMIT } from '../../src/presentation/text-fit.js';
 import { runQuery } from '../../src/results/query.js';
-import {
-  estimateTokens,
-  type ResultView,
-  renderQuery,
-  renderResult,
-  renderResultParts,
-  TEXT_CHAR_LIMIT,
-} from '../../src/results/render.js';
 import { summarize } from '../../src/results/summarize.js';
-import { coupons, generateCoupons, type Rec } from './fixtures.js';
+import { coupons, generateCoupons, type Rec } from '../results/fixtures.js';
 
 function view(records: Rec[], extra: Partial<ResultView> = {}): ResultView {
   return {

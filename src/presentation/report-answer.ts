@@ -1,11 +1,17 @@
+/**
+ * A held report result as the client receives it, for a report tool and continue_report
+ * alike: structuredContent with the exact summary and the first rows, text rendered within
+ * the token budget, and a resource_link to all records.
+ */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ReportsError } from '../errors.js';
 import { collectPaths, compilePath, resolveField } from '../results/paths.js';
-import { renderResultParts } from '../results/render.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
-import { resultUri } from './resources.js';
+import { renderResultParts } from './report-text.js';
+import { resultUri } from './result-uri.js';
 import { fitRows, leftOutNote } from './row-budget.js';
+import type { ReportHead, ReportResult } from './shapes.js';
 
 export interface PresentOptions {
   rowLimit?: number;
@@ -14,17 +20,12 @@ export interface PresentOptions {
   extraNotes?: string[];
 }
 
-/**
- * The result shape of CONTRACT.md section 5, for a report tool and continue_report alike:
- * structuredContent with the exact summary and the first rows, text rendered within the
- * token budget, and a resource_link to all records.
- */
 export function presentReport(stored: StoredResult, opts: PresentOptions = {}): CallToolResult {
   const summary = stored.summary ?? summarize(stored.records);
   const notes = [...stored.notes, ...(opts.extraNotes ?? [])];
   const resourceUri = resultUri(stored.id);
-  // The head of structuredContent (CONTRACT.md section 5) is also what the text renders.
-  const head = {
+  // The head of structuredContent is also what the text renders.
+  const head: ReportHead = {
     report: stored.report,
     source: stored.source,
     query: stored.query,
@@ -35,19 +36,7 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
     resultId: stored.id,
     resourceUri,
   };
-  // An unknown column name must not throw away a finished fetch: the default columns are
-  // shown instead, with a note naming the field and the fields that exist.
-  const known = opts.fields?.length && stored.records.length ? collectPaths(stored.records) : [];
-  const columns: string[] = [];
-  const unknown: string[] = [];
-  for (const f of opts.fields ?? []) {
-    try {
-      columns.push(known.length ? resolveField(f, known, 'fields') : f);
-    } catch (err) {
-      if (!(err instanceof ReportsError)) throw err;
-      unknown.push(err.message);
-    }
-  }
+  const { columns, unknown } = knownColumns(stored.records, opts.fields ?? []);
   for (const message of unknown)
     notes.push(
       `${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`,
@@ -62,8 +51,9 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));
   const { rows, leftOut } = fitRows(shown);
   if (leftOut > 0) notes.push(leftOutNote(leftOut, rows.length, 'shown in the text'));
+  const structured: ReportResult = { ...head, summary: summary as unknown as Record<string, unknown>, rows };
   return {
-    structuredContent: { ...head, summary: summary as unknown as Record<string, unknown>, rows },
+    structuredContent: structured,
     content: [
       { type: 'text', text: rendered.text },
       {
@@ -75,6 +65,52 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
       },
     ],
   };
+}
+
+/**
+ * continue_report's answer: the updated result, saying so when nothing was fetched
+ * (`updated` is the very object held before the call).
+ */
+export function presentContinued(
+  before: StoredResult,
+  updated: StoredResult,
+  opts: Omit<PresentOptions, 'extraNotes'>,
+): CallToolResult {
+  const nothingFetched = updated === before;
+  return presentReport(updated, {
+    ...opts,
+    extraNotes: !nothingFetched
+      ? []
+      : before.complete
+        ? ['This result was already complete; nothing was fetched.']
+        : [
+            'Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). ' +
+              'Run the report again for a consistent result.',
+          ],
+  });
+}
+
+/**
+ * The asked-for columns resolved against the records' fields. An unknown column name must not
+ * throw away a finished fetch: it is reported (the message names the field and the fields that
+ * exist) and the other columns, or the default ones, are shown.
+ */
+function knownColumns(
+  records: readonly Record<string, unknown>[],
+  asked: readonly string[],
+): { columns: string[]; unknown: string[] } {
+  const known = asked.length && records.length ? collectPaths(records) : [];
+  const columns: string[] = [];
+  const unknown: string[] = [];
+  for (const f of asked) {
+    try {
+      columns.push(known.length ? resolveField(f, known, 'fields') : f);
+    } catch (err) {
+      if (!(err instanceof ReportsError)) throw err;
+      unknown.push(err.message);
+    }
+  }
+  return { columns, unknown };
 }
 
 function project(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {

@@ -1,0 +1,43 @@
+/**
+ * A query_report answer as the client receives it: the rows or groups of one page within the
+ * structured budget (those beyond it are paged, not dropped: nextOffset points at them) and
+ * the text rendered from the same page.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { runQuery } from '../results/query.js';
+import type { QueryArgs } from '../results/query-schema.js';
+import type { StoredResult } from '../results/store.js';
+import { renderQuery } from './query-text.js';
+import { resultUri } from './result-uri.js';
+import { fitRows, leftOutNote } from './row-budget.js';
+import type { QueryResult } from './shapes.js';
+
+export function presentQuery(stored: StoredResult, query: QueryArgs): CallToolResult {
+  const output = runQuery(stored.records, query);
+  const notes: string[] = [];
+  if (output.rows) {
+    const { rows, leftOut } = fitRows(output.rows);
+    if (leftOut > 0) {
+      notes.push(leftOutNote(leftOut, rows.length, 'asked for', 'rows'));
+      output.rows = rows;
+      output.nextOffset = output.offset + rows.length;
+    }
+  }
+  if (output.groups) {
+    const { rows: groups, leftOut } = fitRows(output.groups);
+    if (leftOut > 0) {
+      notes.push(leftOutNote(leftOut, groups.length, 'asked for', 'groups'));
+      output.groups = groups;
+      output.nextOffset = output.offset + groups.length;
+    }
+  }
+  const text = renderQuery(output, {
+    resultId: stored.id,
+    report: stored.report,
+    heldRecords: stored.records.length,
+    args: query,
+    resourceUri: resultUri(stored.id),
+  });
+  const structured: QueryResult = { ...output, resultId: stored.id, ...(notes.length ? { notes } : {}) };
+  return { structuredContent: structured, content: [{ type: 'text', text }] };
+}

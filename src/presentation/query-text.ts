@@ -1,0 +1,85 @@
+/**
+ * The text an assistant reads for a query_report answer: what matched, the rows or groups of
+ * this page as a pipe table, and how to page on; always under TEXT_CHAR_LIMIT.
+ */
+import type { QueryOutput } from '../results/query.js';
+import type { QueryArgs } from '../results/query-schema.js';
+import { summarize } from '../results/summarize.js';
+import { truncate } from '../results/values.js';
+import { defaultColumns } from './columns.js';
+import { fit, makeTable, n, type Table, TEXT_CHAR_LIMIT } from './text-fit.js';
+
+export interface QueryRenderContext {
+  resultId: string;
+  /** Tool name of the report the result came from. */
+  report?: string;
+  /** Records held by the result. */
+  heldRecords?: number;
+  args?: QueryArgs;
+  resourceUri?: string;
+}
+
+export function renderQuery(output: QueryOutput, context: QueryRenderContext): string {
+  const { resultId, args = {} } = context;
+  const where = (args.where ?? []).map(
+    (w) => `${w.field} ${w.op}${w.value === undefined ? '' : ` ${JSON.stringify(w.value)}`}`,
+  );
+  const of = context.heldRecords === undefined ? '' : ` of ${n(context.heldRecords)} held`;
+  const head: string[] = [
+    `query_report on ${resultId}${context.report ? ` (${context.report})` : ''}: ${n(output.matched)}${of} records match` +
+      (where.length ? ` ${truncate(where.join(' and '), 600)}.` : ' (no filter).'),
+  ];
+
+  let columns: string[];
+  let table: Table;
+  let total: number;
+  let unit: string;
+  if (output.groups) {
+    const keyNames = output.groups.length ? Object.keys(output.groups[0].key) : [...(args.groupBy ?? [])];
+    const aggNames = output.groups.length
+      ? Object.keys(output.groups[0]).filter((k) => k !== 'key' && k !== 'count')
+      : [];
+    columns = [...keyNames, 'count', ...aggNames];
+    const rows = output.groups.map((g) => ({ ...g.key, ...g, key: undefined }));
+    table = makeTable(columns, rows, 60);
+    total = output.groupCount ?? output.groups.length;
+    unit = 'groups';
+    head.push(
+      keyNames.length
+        ? `${n(total)} groups by ${keyNames.join(', ')}${range(output, output.groups.length, total)}:`
+        : 'Totals over the matching records:',
+    );
+  } else {
+    const rows = output.rows ?? [];
+    columns = args.fields?.length && rows.length ? Object.keys(rows[0]) : defaultColumns(summarize(rows));
+    table = makeTable(columns, rows, args.fields?.length ? 80 : 40);
+    total = output.matched;
+    unit = 'rows';
+    head.push(
+      rows.length ? `Rows${range(output, rows.length, total)} (columns: ${columns.join(', ')}):` : 'No matching rows.',
+    );
+  }
+
+  const pageSize = table.rows.length;
+  const cut = (shown: number): string[] => {
+    const tail: string[] = [];
+    const nextOffset = shown < pageSize ? output.offset + shown : output.nextOffset;
+    if (shown < pageSize) {
+      tail.push(
+        `${n(pageSize - shown)} of the ${n(pageSize)} ${unit} on this page were left out of this text to keep it under ` +
+          `${n(TEXT_CHAR_LIMIT / 4)} tokens (all are in structuredContent).`,
+      );
+    }
+    if (nextOffset !== null) {
+      tail.push(`More: query_report with the same arguments and "offset":${nextOffset}.`);
+    }
+    if (context.resourceUri) tail.push(`All records as JSON: ${context.resourceUri}`);
+    return tail;
+  };
+  return fit(head, table, cut).text;
+}
+
+function range(output: QueryOutput, shown: number, total: number): string {
+  if (shown === total) return '';
+  return `, showing ${n(output.offset + 1)}–${n(output.offset + shown)} of ${n(total)}`;
+}

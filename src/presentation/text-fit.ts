@@ -1,0 +1,83 @@
+/**
+ * The pieces every rendered text is built from: a pipe table formatted lazily, its cells, and
+ * fit(), which keeps any text under TEXT_CHAR_LIMIT by cutting whole rows (25,000 tokens at 4
+ * characters a token, the ceiling docs/architecture.md gives for one answer).
+ */
+import { compilePath } from '../results/paths.js';
+import { formatNumber, isIsoDate, truncate } from '../results/values.js';
+
+/** Hard ceiling of every rendered text: under 25,000 tokens. */
+export const TEXT_CHAR_LIMIT = 100_000;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** A pipe table whose lines are formatted only as they are used (rows may be 100,000). */
+export interface Table {
+  header: string | null;
+  rows: readonly Record<string, unknown>[];
+  line: (row: Record<string, unknown>) => string;
+}
+
+export function makeTable(columns: string[], rows: readonly Record<string, unknown>[], width: number): Table {
+  const getters = columns.map(compilePath);
+  return {
+    header: columns.length && rows.length ? columns.join(' | ') : null,
+    rows: columns.length ? rows : [],
+    line: (r) => getters.map((g) => cell(g(r), width)).join(' | '),
+  };
+}
+
+function cell(value: unknown, width: number): string {
+  if (value === undefined || value === null) return '';
+  let text: string;
+  // Cells show values as the service sent them: 41246 is often an id, not a quantity.
+  if (typeof value === 'number') text = String(value);
+  else if (typeof value === 'string') text = isIsoDate(value) ? shortDate(value) : value;
+  else if (Array.isArray(value)) {
+    text = value.some((v) => v !== null && typeof v === 'object')
+      ? `[${value.length} item${value.length === 1 ? '' : 's'}]`
+      : value.join(', ');
+  } else text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return truncate(text.replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
+}
+
+/** '2026-04-04T09:55:34.000-05:00' -> '2026-04-04T09:55:34-05:00' (display only). */
+export function shortDate(iso: string): string {
+  return iso.replace(/\.000(?=Z|[+-]|$)/, '');
+}
+
+export function n(value: number): string {
+  return formatNumber(value);
+}
+
+export function num(value: unknown): string {
+  return typeof value === 'number' ? formatNumber(value) : String(value);
+}
+
+/**
+ * head, then the table header and as many rows as fit, then the tail for that many shown
+ * rows; never over TEXT_CHAR_LIMIT.
+ */
+export function fit(
+  head: string[],
+  table: Table,
+  tail: (shownRows: number) => string[],
+): { text: string; shown: number } {
+  const parts = [...head];
+  if (table.header !== null) parts.push(table.header);
+  // The longest tail (its numbers only get shorter as fewer rows are left out), plus slack.
+  const reserve = tail(0).join('\n').length + 64;
+  let used = parts.reduce((n, p) => n + p.length + 1, 0);
+  let shown = 0;
+  for (const row of table.rows) {
+    const line = table.line(row);
+    if (used + line.length + 1 + reserve > TEXT_CHAR_LIMIT) break;
+    parts.push(line);
+    used += line.length + 1;
+    shown++;
+  }
+  const text = [...parts, ...tail(shown)].join('\n');
+  return { text: text.length <= TEXT_CHAR_LIMIT ? text : `${text.slice(0, TEXT_CHAR_LIMIT - 1)}…`, shown };
+}
