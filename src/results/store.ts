@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ReportsError } from '../errors.js';
-import type { Interval } from '../upstream/paging.js';
+import type { Interval } from '../upstream/paging/intervals.js';
 import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {

@@ -1,7 +1,7 @@
 import type { TransactionDef } from '../catalog/types.js';
-import { ReportsError } from '../errors.js';
 import type { StoredResult } from '../results/store.js';
-import { type FetchedPage, type FetchRequest, fetchReport, type Interval, mergeIntervals } from '../upstream/paging.js';
+import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
+import { type FetchRequest, fetchReport } from '../upstream/paging.js';
 import type { Runtime } from './runtime.js';
 
 export interface RunOptions {
@@ -45,7 +45,7 @@ export async function continueReport(
 ): Promise<StoredResult> {
   // Complete, or every record held and incomplete only because the data changed while it was
   // read: nothing is missing to fetch (its notes say to run the report again).
-  if (stored.complete || (stored.totalRecords !== null && coveredAll(stored.held, stored.totalRecords))) return stored;
+  if (stored.complete || (stored.totalRecords !== null && coversAll(stored.held, stored.totalRecords))) return stored;
   const outcome = await fetchFor(rt, def, stored.sentQuery, opts, {
     intervals: stored.held,
     totalRecords: stored.totalRecords,
@@ -55,7 +55,7 @@ export async function continueReport(
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;
-  const complete = outcome.complete && total !== null && coveredAll(held, total);
+  const complete = outcome.complete && total !== null && coversAll(held, total);
   return rt.store.update(stored.id, {
     records: pages.flatMap((p) => p.records),
     held,
@@ -84,29 +84,4 @@ function fetchFor(
     onProgress: opts.onProgress,
     held,
   });
-}
-
-export function intervalsOf(pages: readonly FetchedPage[]): Interval[] {
-  return mergeIntervals(pages.map((p) => ({ offset: p.offset, count: p.records.length })));
-}
-
-function splitHeld(records: Record<string, unknown>[], held: readonly Interval[]): FetchedPage[] {
-  const out: FetchedPage[] = [];
-  let at = 0;
-  for (const h of held) {
-    out.push({ offset: h.offset, records: records.slice(at, at + h.count) });
-    at += h.count;
-  }
-  if (at !== records.length) {
-    throw new ReportsError(
-      'inconsistent',
-      `The held result has ${records.length} records but its page map accounts for ${at}; run the report again.`,
-    );
-  }
-  return out;
-}
-
-function coveredAll(held: readonly Interval[], total: number): boolean {
-  const merged = mergeIntervals(held);
-  return total === 0 || (merged.length === 1 && merged[0].offset === 0 && merged[0].count >= total);
 }

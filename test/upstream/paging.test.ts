@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { type FetchRequest, fetchReport, gaps, mergeIntervals } from '../../src/upstream/paging.js';
+import { gaps, mergeIntervals } from '../../src/upstream/paging/intervals.js';
+import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
 import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({

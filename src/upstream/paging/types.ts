@@ -1,0 +1,31 @@
+import type { EnvelopeKind } from '../../catalog/types.js';
+import type { FetchedPage, Interval } from './intervals.js';
+
+export interface FetchRequest {
+  path: string;
+  query: Record<string, string>;
+  envelope: EnvelopeKind;
+  /** False for transactions without paging (not marked P): one request, no Offset/Limit,
+   *  the answer is the whole result. Default true. */
+  paged?: boolean;
+  pageSize: number;
+  /** Most records this call fetches. */
+  maxRecords: number;
+  budgetMs: number;
+  signal?: AbortSignal;
+  /** For continue_report: what is already held, and the total it was held against. */
+  held?: { intervals: Interval[]; totalRecords: number | null };
+  onProgress?: (fetched: number, total: number) => void;
+}
+
+export interface FetchOutcome {
+  /** Pages fetched by this call, in offset order, dates decoded. */
+  pages: FetchedPage[];
+  totalRecords: number | null;
+  /** True only when, with what was held before, every record of totalRecords is held and
+   *  nothing was inconsistent. */
+  complete: boolean;
+  notes: string[];
+  /** Requests made, retries included (for figures). */
+  requests: number;
+}
