@@ -133,13 +133,12 @@ export const VARIABLES: readonly VariableDef[] = [
   {
     env: 'REPORTS_HTTP',
     flag: 'http',
-    meaning:
-      'serve Streamable HTTP at [HOST:]PORT instead of stdio (not available yet in this version: the server says so and exits)',
+    meaning: 'serve Streamable HTTP at /mcp on [HOST:]PORT instead of stdio; HOST defaults to 127.0.0.1',
   },
   {
     env: 'REPORTS_HTTP_TOKEN',
     flag: 'http-token',
-    meaning: 'bearer token required when --http binds beyond loopback (with --http, not available yet)',
+    meaning: 'one shared bearer token for HTTP mode (everyone holding it is one identity)',
     secret: true,
   },
   {

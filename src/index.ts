@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, secretsOf, VARIABLES } from './config.js';
+import { StartupError, startHttpMode } from './http/start.js';
 import { stderrLogger } from './log.js';
 import { createServer } from './server/create-server.js';
 import { createRuntime } from './server/runtime.js';
 
 /**
- * CLI: argv + env -> config -> runtime -> MCP server on stdio. stdout carries only the
- * protocol; everything else goes to stderr. Exits cleanly when stdin closes or on
- * SIGTERM/SIGINT.
+ * CLI: argv + env -> config -> runtime -> MCP server on stdio, or Streamable HTTP with
+ * --http (src/http/start.ts). stdout carries only the protocol; everything else goes to
+ * stderr. Exits cleanly when stdin closes or on SIGTERM/SIGINT.
  */
 async function main(): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -28,9 +29,19 @@ async function main(): Promise<void> {
   }
   const { config } = loaded;
   const log = stderrLogger(secretsOf(config));
+  process.on('unhandledRejection', (reason) =>
+    log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
+  );
   if (config.http) {
-    log('--http (Streamable HTTP) is not available yet in this version; use stdio.');
-    process.exit(2);
+    try {
+      await startHttpMode(config, log);
+    } catch (err) {
+      // A start-up refusal is one line naming what to fix.
+      if (!(err instanceof StartupError)) throw err;
+      process.stderr.write(`travel-reports-mcp: ${err.message}\n`);
+      process.exit(2);
+    }
+    return;
   }
   const rt = await createRuntime(config, { log });
   const server = createServer(rt);
@@ -49,10 +60,6 @@ async function main(): Promise<void> {
   process.stdin.on('close', () => void shutdown('stdin closed'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  // An upstream failure is a tool error, never a crash; anything else is logged, not fatal.
-  process.on('unhandledRejection', (reason) =>
-    log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
-  );
 
   await server.connect(transport);
   log(
@@ -65,9 +72,9 @@ function usage(): string {
     (v) => `  --${v.flag.padEnd(22)} ${v.env.padEnd(30)} ${v.meaning}${v.default ? ` (default ${v.default})` : ''}`,
   );
   return [
-    'travel-reports-mcp: MCP server for a travel agency reporting service (stdio).',
+    'travel-reports-mcp: MCP server for a travel agency reporting service (stdio, or Streamable HTTP with --http).',
     '',
-    'Usage: travel-reports-mcp [--demo] [flags]',
+    'Usage: travel-reports-mcp [--demo] [--http [HOST:]PORT] [flags]',
     'Each flag has an environment variable; the flag wins.',
     '',
     ...rows,

@@ -7,7 +7,7 @@ import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failur
 import { guard } from './boundary.js';
 import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
-import type { Runtime } from './runtime.js';
+import { callSignal, type Runtime } from './runtime.js';
 
 const diagnoseOutputShape = {
   verdict: z.enum(['ok', 'problem']),
@@ -39,10 +39,12 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
     guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
-      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, extra.signal))].map((c) => ({
-        ...c,
-        detail: redact(c.detail, rt.secrets),
-      }));
+      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, callSignal(rt, extra.signal)))].map(
+        (c) => ({
+          ...c,
+          detail: redact(c.detail, rt.secrets),
+        }),
+      );
       const verdict = checks.every((c) => c.ok) ? 'ok' : 'problem';
       const lines = [
         verdict === 'ok'

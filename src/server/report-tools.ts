@@ -7,7 +7,7 @@ import { presentReport, reportResultSchema } from '../presentation/index.js';
 import { guard } from './boundary.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
-import type { Runtime } from './runtime.js';
+import { callSignal, type Runtime } from './runtime.js';
 
 export const READ_ONLY_ANNOTATIONS = { readOnlyHint: true, openWorldHint: true, idempotentHint: true } as const;
 
@@ -47,7 +47,7 @@ async function callReport(rt: Runtime, def: TransactionDef, args: Record<string,
   }
   const stored = await runReport(rt, def, query, {
     maxRecords,
-    signal: extra.signal,
+    signal: callSignal(rt, extra.signal),
     onProgress: progressReporter(extra, def.tool),
   });
   return presentReport(stored, { rowLimit: controls.rowLimit, fields: controls.fields, extraNotes: notes });

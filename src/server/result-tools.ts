@@ -8,7 +8,7 @@ import { guard } from './boundary.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { continueReport } from './run-report.js';
-import type { Runtime } from './runtime.js';
+import { callSignal, type Runtime } from './runtime.js';
 
 const resultId = z.string().min(1).describe('resultId from a report tool');
 
@@ -64,7 +64,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
       const updated = await continueReport(rt, def, stored, {
         maxRecords,
-        signal: extra.signal,
+        signal: callSignal(rt, extra.signal),
         onProgress: progressReporter(extra, 'continue_report'),
       });
       return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { secretsOf } from '../config.js';
+import { ReportsError } from '../errors.js';
 import { type Logger, stderrLogger } from '../log.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import { ResultStore } from '../results/store.js';
@@ -26,7 +27,21 @@ export interface Runtime {
    *  mode) and the HTTP token. */
   secrets: string[];
   sandbox?: Sandbox;
+  /** Whose results this server instance fetches and sees: 'local' on stdio, one HTTP
+   *  identity per session in HTTP mode (src/http/session-runtime.ts). */
+  owner: string;
+  /** An HTTP person's UserName: the only one their calls send (config.userName is a default). */
+  fixedUserName?: string;
+  /** Aborted when the server stops (HTTP mode's SIGTERM after its grace period): every
+   *  running call ends with a 'cancelled' answer while its stream is still open. */
+  stopping: AbortSignal;
+  cancelRunningCalls(): void;
   close(): Promise<void>;
+}
+
+/** The signal a tool call's work runs under: the client's cancel, or the server stopping. */
+export function callSignal(rt: Runtime, signal: AbortSignal | undefined): AbortSignal {
+  return signal ? AbortSignal.any([signal, rt.stopping]) : rt.stopping;
 }
 
 export interface RuntimeOptions {
@@ -77,6 +92,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ttlMs: config.resultsTtlMs,
     onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
   });
+  const stopping = new AbortController();
   return {
     config,
     source: config.demo ? 'demo' : 'live',
@@ -87,6 +103,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     redact: createRedactor(config.redactPii),
     secrets: [...secretsOf(config), key],
     sandbox,
+    owner: 'local',
+    stopping: stopping.signal,
+    cancelRunningCalls() {
+      stopping.abort(
+        new ReportsError(
+          'cancelled',
+          'The server is shutting down, so this call was cancelled; call again in a moment (the server, or another replica, will answer).',
+        ),
+      );
+    },
     async close() {
       await upstream.close();
       await sandbox?.close();

@@ -1,0 +1,222 @@
+/**
+ * Streamable HTTP at /mcp (`--http [HOST:]PORT`): one SDK transport and one McpServer per
+ * session, all sessions sharing one runtime (upstream client, concurrency limit, result
+ * store). Every request is checked in this order, before any tool is reached: Host and
+ * Origin (403), bearer token (401 with WWW-Authenticate), body (JSON-RPC parse error), then
+ * the session (a session is used only by the identity that opened it).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log.js';
+import { authenticate, type Identity, type IdentitySource, LOCAL_IDENTITY } from './identity.js';
+import { foreignRequest, isLoopback } from './origin.js';
+
+export const MCP_PATH = '/mcp';
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+/** The SDK transport's own bound on a POST body. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A session nobody used for this long is closed (clients that vanish without DELETE). */
+const IDLE_SESSION_MS = 60 * 60 * 1000;
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Empty: no authentication (allowed on loopback only; index.ts refuses otherwise). */
+  sources: readonly IdentitySource[];
+  /** A new MCP server for a session of this identity (over the shared runtime). */
+  serverFor(identity: Identity): McpServer;
+  /** Ends every running call with a 'cancelled' answer (the grace period is over). */
+  cancelRunningCalls(): void;
+  /** OAuth protected resource metadata (RFC 9728) when an authorization server is known. */
+  resourceMetadata?(resource: string): Record<string, unknown>;
+  log: Logger;
+}
+
+export interface HttpService {
+  /** http://host:port/mcp as bound (port 0 resolved). */
+  url: string;
+  sessionCount(): number;
+  /** Stops taking requests, lets in-flight calls finish for up to graceMs, then cancels them. */
+  close(graceMs: number): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  identity: Identity;
+  lastUsed: number;
+}
+
+export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
+  const sessions = new Map<string, Session>();
+  const loopbackOnly = isLoopback(opts.host);
+  let inFlight = 0;
+  let draining = false;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0];
+    const refusedBy = foreignRequest(req, loopbackOnly);
+    if (refusedBy) return plain(res, 403, `Forbidden: ${refusedBy}.`);
+    if (opts.resourceMetadata && (path === RESOURCE_METADATA_PATH || path === RESOURCE_METADATA_PATH + MCP_PATH)) {
+      if (req.method !== 'GET') return plain(res, 405, 'Method not allowed.');
+      return json(res, 200, opts.resourceMetadata(resourceUrl(req)));
+    }
+    if (path !== MCP_PATH) return plain(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    if (draining) return rpcError(res, 503, -32000, 'Server is shutting down; reconnect shortly.');
+
+    let identity: Identity = LOCAL_IDENTITY;
+    if (opts.sources.length > 0) {
+      const outcome = await authenticate(opts.sources, bearerOf(req));
+      if ('refused' in outcome) return unauthorized(req, res, outcome.refused, !!opts.resourceMetadata);
+      identity = outcome.identity;
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJson(req);
+      if ('status' in read) return rpcError(res, read.status, read.code, read.message);
+      body = read.body;
+    }
+
+    const sessionId = header(req, 'mcp-session-id');
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      // Another identity's session answers exactly like an unknown one.
+      if (!session || session.identity.owner !== identity.owner)
+        return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+      session.lastUsed = Date.now();
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.');
+
+    const server = opts.serverFor(identity);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, identity, lastUsed: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createHttpServer((req, res) => {
+    // Only POSTs carry calls; a GET is a long-lived notification stream.
+    const counted = req.method === 'POST';
+    if (counted) {
+      inFlight++;
+      res.once('close', () => inFlight--);
+    }
+    handle(req, res).catch((err) => {
+      opts.log(`HTTP ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
+      else res.end();
+    });
+  });
+  // Bounded header and request times: a slow client cannot hold a socket open for ever.
+  http.headersTimeout = 30_000;
+  http.requestTimeout = 0; // SSE streams and long reports are legitimate long requests.
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port, opts.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${MCP_PATH}`;
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - IDLE_SESSION_MS;
+    for (const s of sessions.values()) if (s.lastUsed < cutoff) void s.server.close().catch(() => {});
+  }, 60_000);
+  sweep.unref();
+
+  return {
+    url,
+    sessionCount: () => sessions.size,
+    async close(graceMs: number) {
+      draining = true;
+      clearInterval(sweep);
+      http.close();
+      const deadline = Date.now() + graceMs;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (inFlight > 0) {
+        opts.log(`${inFlight} request(s) still running after ${graceMs} ms; cancelling them`);
+        // Cancelled calls answer while their streams are open; a moment for those answers to go out.
+        opts.cancelRunningCalls();
+        const answered = Date.now() + 1_000;
+        while (inFlight > 0 && Date.now() < answered) await new Promise((r) => setTimeout(r, 20));
+      }
+      // Closing a server aborts its running handlers' signals, which abort their upstream requests.
+      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
+      http.closeAllConnections();
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function bearerOf(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header(req, 'authorization') ?? '');
+  return m?.[1];
+}
+
+/** The URL of this MCP endpoint as the client reached it (a proxy says https in X-Forwarded-Proto). */
+export function resourceUrl(req: IncomingMessage): string {
+  const proto = header(req, 'x-forwarded-proto')?.split(',')[0].trim() === 'https' ? 'https' : 'http';
+  return `${proto}://${header(req, 'host')}${MCP_PATH}`;
+}
+
+function unauthorized(req: IncomingMessage, res: ServerResponse, why: string, metadata: boolean): void {
+  const params = ['realm="travel-reports-mcp"'];
+  if (why !== 'no bearer token')
+    params.push('error="invalid_token"', `error_description="${why.replace(/["\\]/g, "'")}"`);
+  if (metadata) params.push(`resource_metadata="${resourceUrl(req).replace(MCP_PATH, RESOURCE_METADATA_PATH)}"`);
+  res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
+  json(res, 401, { error: 'invalid_token', error_description: `Unauthorized: ${why}.` });
+}
+
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ body: unknown } | { status: number; code: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES)
+      return { status: 413, code: -32600, message: `Request body over ${MAX_BODY_BYTES} bytes.` };
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    return { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
