@@ -1,0 +1,95 @@
+/**
+ * Case 1. Paging 20,000 records in 40 pages of 500, concurrency 4: at 50 ms a request, our
+ * wall time against the hand-written concurrent pass-through (and the sequential one); at
+ * 0 ms, our CPU per record against JSON.parse's per record of the same bodies.
+ */
+import type { Agent } from 'undici';
+import { startOurs } from '../ours.js';
+import { passThroughAgent, passThroughReport, rawText } from '../pass-through.js';
+import { cpuMs, type Row, row } from '../stats.js';
+import { baseUrl, type CaseInput, type CaseOutput, expectComplete } from './context.js';
+
+export const PAGING = { variant: 1, total: 20_000, pageSize: 500, latencyMs: 50, concurrency: 4 };
+
+export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
+  const { variant, total, pageSize, latencyMs, concurrency } = PAGING;
+  const env = {
+    REPORTS_PAGE_SIZE: String(pageSize),
+    REPORTS_CONCURRENCY: String(concurrency),
+    REPORTS_MAX_RECORDS: String(total),
+  };
+  const slowUrl = baseUrl(input.origin, latencyMs, variant, total);
+  const fastUrl = baseUrl(input.origin, 0, variant, total);
+  const slow = await startOurs(slowUrl, env);
+  const fast = await startOurs(fastUrl, env);
+  const agent = passThroughAgent(concurrency);
+  const bodies = await rawBodies(agent, fastUrl, total, pageSize);
+  const opts = { pageSize, concurrency };
+  try {
+    // Warm-up: JIT, connections.
+    for (let i = 0; i < 2; i++) {
+      expectComplete(await fast.report(), total);
+      await passThroughReport(agent, fastUrl, opts);
+    }
+    expectComplete(await slow.report(), total);
+    const ratio: number[] = [];
+    const oursMs: number[] = [];
+    const handMs: number[] = [];
+    const seqMs: number[] = [];
+    const oursCpu: number[] = [];
+    const handCpu: number[] = [];
+    const parseCpu: number[] = [];
+    const cpuRatio: number[] = [];
+    for (let run = 0; run < input.runs; run++) {
+      let t = performance.now();
+      if ((await passThroughReport(agent, slowUrl, opts)) !== total) throw new Error('pass-through: short');
+      const hand = performance.now() - t;
+      t = performance.now();
+      expectComplete(await slow.report(), total);
+      const ours = performance.now() - t;
+      t = performance.now();
+      await passThroughReport(agent, slowUrl, { pageSize, concurrency: 1 });
+      seqMs.push(performance.now() - t);
+      handMs.push(hand);
+      oursMs.push(ours);
+      ratio.push(ours / hand);
+
+      let c = process.cpuUsage();
+      expectComplete(await fast.report(), total);
+      const ourUs = (cpuMs(c) * 1000) / total;
+      c = process.cpuUsage();
+      await passThroughReport(agent, fastUrl, opts);
+      handCpu.push((cpuMs(c) * 1000) / total);
+      c = process.cpuUsage();
+      for (const b of bodies) JSON.parse(b);
+      const parseUs = (cpuMs(c) * 1000) / total;
+      oursCpu.push(ourUs);
+      parseCpu.push(parseUs);
+      cpuRatio.push(ourUs / parseUs);
+    }
+    const c1 = '1 paging 20k/40 pages';
+    const rows: Row[] = [
+      row(c1, `ours, ${latencyMs} ms latency`, 'ms', oursMs),
+      row(c1, 'hand-written pass-through, concurrency 4', 'ms', handMs),
+      row(c1, 'hand-written pass-through, sequential', 'ms', seqMs),
+      row(c1, 'ours / hand-written concurrent', 'x', ratio, 1.1),
+      row(c1, 'ours CPU per record, 0 ms', 'us', oursCpu),
+      row(c1, 'pass-through CPU per record, 0 ms', 'us', handCpu),
+      row(c1, 'JSON.parse per record', 'us', parseCpu),
+      row(c1, 'ours CPU / JSON.parse, per record', 'x', cpuRatio, 4),
+    ];
+    return { rows };
+  } finally {
+    await slow.close();
+    await fast.close();
+    await agent.close();
+  }
+}
+
+/** The page bodies as text, for timing JSON.parse alone. */
+async function rawBodies(agent: Agent, url: string, total: number, pageSize: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let o = 0; o < total; o += pageSize)
+    out.push(await rawText(agent, `${url}/AirSegmentsByDate?Offset=${o}&Limit=${pageSize}`));
+  return out;
+}

@@ -1,0 +1,183 @@
+/**
+ * `npm run bench` (CONTRACT.md section 9): our server against a loopback upstream serving
+ * pre-serialised pages, every figure a ratio within one run against a hand-written
+ * pass-through client. Each case runs in its own process; memory runs each get a fresh one.
+ * Prints min/median/max of BENCH_RUNS runs (default 7; memory 5) and writes
+ * bench/results.json with the Node version, CPU count and commit.
+ * BENCH_CASES=paging,memory runs only some (paging, small-call, cold-start, memory,
+ * throughput, tokens).
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { coldStartCase } from './cases/cold-start.js';
+import type { CaseInput, CaseOutput } from './cases/context.js';
+import { type BudgetRun, MB, MEMORY, type PeakRun } from './cases/memory.js';
+import { PAGING } from './cases/paging.js';
+import { SMALL } from './cases/small-call.js';
+import { THROUGHPUT } from './cases/throughput.js';
+import { TOKENS } from './cases/tokens.js';
+import { fmt, type Row, row } from './stats.js';
+import { type PageSet, startBenchUpstream } from './upstream.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.join(here, '..', '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 5);
+const ALL = ['paging', 'small-call', 'cold-start', 'memory', 'throughput', 'tokens'];
+const selected = new Set(process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : ALL);
+
+/** Runs a case in a fresh process; its stderr (our server's log) is counted, not shown. */
+function inWorker<T>(name: string, input: CaseInput): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, 'worker.js'), [name, JSON.stringify(input)], {
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    });
+    let tail = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+    });
+    let answer: { output?: T; error?: string } | undefined;
+    child.on('message', (m: { output?: T; error?: string }) => {
+      answer = m;
+    });
+    child.on('exit', (code) => {
+      if (answer?.output !== undefined) resolve(answer.output);
+      else reject(new Error(`case ${name} failed (exit ${code}): ${answer?.error ?? ''}\n${tail}`));
+    });
+  });
+}
+
+function commit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }).trim();
+    return dirty ? `${sha} (with uncommitted changes)` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const started = performance.now();
+const upstream = await startBenchUpstream();
+const rows: Row[] = [];
+const details: Record<string, unknown> = {};
+try {
+  const sets: PageSet[] = [];
+  if (selected.has('paging')) sets.push({ variant: PAGING.variant, total: PAGING.total, pageSize: PAGING.pageSize });
+  if (selected.has('small-call')) sets.push({ ...SMALL });
+  if (selected.has('throughput'))
+    sets.push({ variant: THROUGHPUT.variant, total: THROUGHPUT.total, pageSize: THROUGHPUT.pageSize });
+  if (selected.has('tokens')) sets.push({ ...TOKENS });
+  if (selected.has('memory'))
+    for (const variant of [MEMORY.peakVariant, ...MEMORY.budgetVariants])
+      sets.push({ variant, total: MEMORY.total, pageSize: MEMORY.pageSize });
+  const rawBytes = await upstream.prepare(sets);
+  const input: CaseInput = { origin: upstream.origin, runs: RUNS, rawBytes };
+  const note = (name: string) =>
+    process.stderr.write(`bench: ${name} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+
+  for (const name of ['paging', 'small-call', 'throughput', 'tokens']) {
+    if (!selected.has(name)) continue;
+    note(name);
+    const out = await inWorker<CaseOutput>(name, input);
+    rows.push(...out.rows);
+    if (out.details) details[name] = out.details;
+  }
+  if (selected.has('cold-start')) {
+    note('cold-start');
+    rows.push(...(await coldStartCase(upstream.origin, RUNS)).rows);
+  }
+  if (selected.has('memory')) {
+    note('memory');
+    const peaks: PeakRun[] = [];
+    const budgets: BudgetRun[] = [];
+    for (let run = 0; run < MEMORY_RUNS; run++) {
+      peaks.push(await inWorker<PeakRun>('memory-peak', input));
+      budgets.push(await inWorker<BudgetRun>('memory-budget', input));
+    }
+    const c = '4 memory 100k records';
+    const limit = MEMORY.budgetMb * 1.2;
+    rows.push(
+      row(
+        c,
+        'raw JSON served',
+        'MB',
+        peaks.map((p) => p.rawBytes / MB),
+      ),
+      row(
+        c,
+        'peak RSS growth, one report',
+        'MB',
+        peaks.map((p) => p.growthBytes / MB),
+      ),
+      row(
+        c,
+        'peak RSS growth / raw JSON',
+        'x',
+        peaks.map((p) => p.growthBytes / p.rawBytes),
+        2.5,
+      ),
+      row(
+        c,
+        `RSS growth after six reports (budget ${MEMORY.budgetMb} MB)`,
+        'MB',
+        budgets.map((b) => (b.endRss - b.startRss) / MB),
+        limit,
+      ),
+      row(
+        c,
+        'peak RSS growth during six reports',
+        'MB',
+        budgets.map((b) => (b.peakRss - b.startRss) / MB),
+      ),
+      row(
+        c,
+        'results still held (query_report exact)',
+        'count',
+        budgets.map((b) => b.held),
+      ),
+    );
+    details.memory = { budgets };
+  }
+} finally {
+  upstream.stop();
+}
+
+const table = [
+  '| case | figure | unit | runs | min | median | max | target (median <=) | met |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.case} | ${r.figure} | ${r.unit} | ${r.runs} | ${fmt(r.min)} | ${fmt(r.median)} | ${fmt(r.max)} | ${r.target === undefined ? '' : fmt(r.target)} | ${r.met === undefined ? '' : r.met ? 'yes' : 'NO'} |`,
+  ),
+].join('\n');
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(
+  `${table}\n\nbench took ${seconds.toFixed(0)} s on ${os.cpus().length} CPUs, Node ${process.version}\n`,
+);
+await writeFile(
+  path.join(repo, 'bench', 'results.json'),
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadAverage: os.loadavg(),
+      commit: commit(),
+      runs: RUNS,
+      memoryRuns: MEMORY_RUNS,
+      seconds: Math.round(seconds),
+      rows,
+      details,
+    },
+    null,
+    2,
+  )}\n`,
+);
+// The undici agents and child pipes of the cases may keep the loop alive a while; the work is done.
+process.exit(0);

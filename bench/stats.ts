@@ -1,0 +1,47 @@
+/** One line of the bench table: a figure over the runs, and its target when it has one. */
+export interface Row {
+  case: string;
+  figure: string;
+  unit: string;
+  runs: number;
+  min: number;
+  median: number;
+  max: number;
+  /** The median must be at most this (targets are all upper bounds). */
+  target?: number;
+  met?: boolean;
+}
+
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function row(c: string, figure: string, unit: string, values: readonly number[], target?: number): Row {
+  if (!values.length) throw new Error(`${c} ${figure}: no samples`);
+  const m = median(values);
+  return {
+    case: c,
+    figure,
+    unit,
+    runs: values.length,
+    min: Math.min(...values),
+    median: m,
+    max: Math.max(...values),
+    ...(target === undefined ? {} : { target, met: m <= target }),
+  };
+}
+
+/** Number formatting for the table: 3 significant digits, thousands separated. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+export function cpuMs(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
