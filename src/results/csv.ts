@@ -3,6 +3,14 @@
  * ends, fields quoted when they hold a comma, quote or line break. Nested values as JSON.
  */
 export function recordsToCsv(records: readonly Record<string, unknown>[]): string {
+  const columns = topLevelColumns(records);
+  const lines = [csvLine(columns)];
+  for (const r of records) lines.push(csvLine(columns.map((c) => cellText(r[c]))));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The union of the records' top-level fields, in first-seen order. */
+export function topLevelColumns(records: readonly Record<string, unknown>[]): string[] {
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const r of records) {
@@ -13,12 +21,15 @@ export function recordsToCsv(records: readonly Record<string, unknown>[]): strin
       }
     }
   }
-  const lines = [columns.map(csvField).join(',')];
-  for (const r of records) lines.push(columns.map((c) => csvField(cellText(r[c]))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return columns;
 }
 
-function cellText(value: unknown): string {
+/** One CSV line (without its CRLF) of already-textual cells. */
+export function csvLine(cells: readonly string[]): string {
+  return cells.map(csvField).join(',');
+}
+
+export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

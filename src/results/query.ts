@@ -58,15 +58,25 @@ export interface QueryOutput {
   groupCount?: number;
 }
 
-export function runQuery(records: readonly Row[], args: QueryArgs): QueryOutput {
+/** Resolves a field name against the records' paths (as written, else ignoring case). */
+export function fieldResolver(records: readonly Row[]): (name: string, param: string) => string {
   // With no records there is nothing to check field names against; everything matches nothing.
   const known = records.length ? collectPaths(records) : null;
-  const field = (name: string, param: string) => (known ? resolveField(name, known, param) : name);
+  return (name, param) => (known ? resolveField(name, known, param) : name);
+}
 
+/** The records every `where` clause holds for, in upstream order (query_report and exports). */
+export function matchRecords(records: readonly Row[], where: readonly WhereClause[] | undefined): Row[] {
+  const field = fieldResolver(records);
+  const preds = (where ?? []).map((w, i) => predicate(w, i, field));
+  return preds.length ? records.filter((r) => preds.every((p) => p(r))) : [...records];
+}
+
+export function runQuery(records: readonly Row[], args: QueryArgs): QueryOutput {
+  const field = fieldResolver(records);
   const offset = Math.max(0, Math.floor(args.offset ?? 0));
   const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
-  const preds = (args.where ?? []).map((w, i) => predicate(w, i, field));
-  const matched = preds.length ? records.filter((r) => preds.every((p) => p(r))) : [...records];
+  const matched = matchRecords(records, args.where);
 
   if (args.groupBy?.length || args.aggregates?.length) {
     return grouped(matched, args, field, offset, limit);

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { registerDiagnose } from './diagnose.js';
+import { registerExportTool } from './export-tool.js';
 import { registerPrompts } from './prompts.js';
 import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
@@ -16,6 +17,7 @@ export const TOOL_NAMES: readonly string[] = [
   'query_report',
   'continue_report',
   'diagnose_connection',
+  'export_report',
 ];
 
 export function instructions(rt: Runtime): string {
@@ -43,6 +45,7 @@ export function createServer(rt: Runtime): McpServer {
   registerReportTools(server, rt);
   registerResultTools(server, rt);
   registerDiagnose(server, rt);
+  registerExportTool(server, rt);
   registerResultResources(server, rt.store);
   registerPrompts(server);
   return server;

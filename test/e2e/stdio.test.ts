@@ -41,6 +41,7 @@ const TOOLS = [
   'query_report',
   'continue_report',
   'diagnose_connection',
+  'export_report',
 ];
 
 /** The test's own environment without any REPORTS_* setting, plus the given ones. */
@@ -85,7 +86,7 @@ beforeAll(() => {
 });
 
 describe('the built server through the SDK client over stdio', () => {
-  it('initializes, lists 25 tools, runs a report and a query, and exits when the client closes', async () => {
+  it('initializes, lists 26 tools, runs a report and a query, and exits when the client closes', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SERVER, '--demo'],
@@ -107,7 +108,8 @@ describe('the built server through the SDK client over stdio', () => {
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
-    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    // Every tool but export_report (which writes a file) only reads.
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['export_report']);
 
     const now = new Date();
     const report = (await client.callTool({

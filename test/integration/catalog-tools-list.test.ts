@@ -62,9 +62,15 @@ afterAll(async () => {
   await s?.close();
 });
 
-test('tools/list names exactly the 22 report tools of the spec, then query_report, continue_report, diagnose_connection', () => {
+test('tools/list names exactly the 22 report tools of the spec, then query_report, continue_report, diagnose_connection, export_report', () => {
   expect(REPORT_TOOLS).toHaveLength(22);
-  expect(tools.map((t) => t.name)).toEqual([...REPORT_TOOLS, 'query_report', 'continue_report', 'diagnose_connection']);
+  expect(tools.map((t) => t.name)).toEqual([
+    ...REPORT_TOOLS,
+    'query_report',
+    'continue_report',
+    'diagnose_connection',
+    'export_report',
+  ]);
 });
 
 describe.each(REPORT_TOOLS)('%s as published', (name) => {
@@ -171,6 +177,28 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
     idempotentHint: true,
   });
   expect(Object.keys(output('diagnose_connection').properties!)).toEqual(['verdict', 'source', 'checks']);
+
+  expect(Object.keys(input('export_report').properties!)).toEqual(['resultId', 'format', 'where', 'fields', 'name']);
+  expect(input('export_report').required).toEqual(['resultId', 'format']);
+  expect(input('export_report').additionalProperties).toBe(false);
+  // The one tool that changes anything: it writes a new file (never replacing one).
+  expect(byName('export_report').annotations).toMatchObject({
+    readOnlyHint: false,
+    destructiveHint: false,
+    openWorldHint: false,
+  });
+  expect(Object.keys(output('export_report').properties!)).toEqual([
+    'resultId',
+    'report',
+    'format',
+    'path',
+    'fileName',
+    'rows',
+    'columns',
+    'bytes',
+    'complete',
+    'notes',
+  ]);
 
   for (const tool of tools) {
     for (const [param, schema] of Object.entries((tool.inputSchema as JsonSchema).properties ?? {})) {

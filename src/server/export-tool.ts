@@ -1,0 +1,102 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { invalidInput, ReportsError } from '../errors.js';
+import { exportResult } from '../export/export.js';
+import { whereSchema } from '../results/query-schema.js';
+import { formatNumber } from '../results/values.js';
+import { guard } from './boundary.js';
+import type { Runtime } from './runtime.js';
+
+/** structuredContent of export_report. */
+export const exportOutputShape = {
+  resultId: z.string(),
+  report: z.string(),
+  format: z.enum(['csv', 'xlsx']),
+  path: z.string().describe('Absolute path of the file written'),
+  fileName: z.string(),
+  rows: z.number().int().describe('Records written (those matching where)'),
+  columns: z.array(z.string()),
+  bytes: z.number().int().describe('Size of the file in bytes'),
+  complete: z.boolean().describe('Whether the result held every record the service reported'),
+  notes: z.array(z.string()),
+};
+
+const RESULT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * export_report: the matching records of a held result as a CSV or XLSX file in
+ * REPORTS_EXPORT_DIR. It writes to the disk of the machine the server runs on, which in
+ * HTTP mode is not the user's: there it is refused with that reason.
+ */
+export function registerExportTool(server: McpServer, rt: Runtime): void {
+  server.registerTool(
+    'export_report',
+    {
+      title: 'Export a report result to a file',
+      description:
+        'Write ALL records of a held result matching where (not only the rows shown) to a CSV or XLSX file in REPORTS_EXPORT_DIR; answers with the path, row count and size. ' +
+        'For spreadsheets to keep or send on. Never overwrites: a second export of the day gets -2, -3.',
+      inputSchema: z
+        .object({
+          resultId: z.string().min(1).describe('resultId from a report tool'),
+          format: z.enum(['csv', 'xlsx']).describe('csv: UTF-8 with BOM; xlsx: typed cells, frozen filtered header'),
+          where: z.array(whereSchema).optional().describe('Filters as in query_report; all must hold'),
+          fields: z.array(z.string().min(1)).optional().describe('Columns (dot paths allowed); default every field'),
+          name: z.string().optional().describe('File name stem instead of the report name; the date is appended'),
+        })
+        .strict(),
+      outputSchema: exportOutputShape,
+      // Writes a new file (never replaces one): not read-only, not destructive.
+      annotations: {
+        title: 'Export a report result to a file',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    guard('export_report', rt.secrets, rt.log, async (args) => {
+      if (rt.config.http)
+        throw new ReportsError(
+          'configuration',
+          "export_report writes files on the server's own disk, so it works only in stdio mode, and this server runs in HTTP mode (REPORTS_HTTP). " +
+            `Read the records as CSV from reports://results/${RESULT_ID.test(args.resultId) ? args.resultId : '{resultId}'}.csv instead.`,
+        );
+      if (!RESULT_ID.test(args.resultId))
+        throw invalidInput(
+          'resultId',
+          JSON.stringify(args.resultId),
+          "is not a resultId; expected the id a report tool returned (like 'r_AbC123…')",
+        );
+      const stored = rt.store.get(args.resultId);
+      const out = await exportResult(stored, args, {
+        folder: rt.config.exportDir,
+        now: rt.now(),
+        timeZone: rt.config.timeZone,
+      });
+      const notes: string[] = [];
+      if (!stored.complete)
+        notes.push(
+          `The result is incomplete (${stored.records.length} of ${stored.totalRecords ?? 'an unknown number of'} records held): the file holds only what was fetched. ${stored.notes.join(' ')}`.trim(),
+        );
+      if (out.format === 'xlsx')
+        notes.push(
+          'Dates are written as the time each record states, in its own UTC offset (spreadsheets keep no zone).',
+        );
+      const structured = {
+        resultId: stored.id,
+        report: stored.report,
+        ...out,
+        complete: stored.complete,
+        notes,
+      };
+      const text = [
+        `Exported ${formatNumber(out.rows)} ${out.rows === 1 ? 'record' : 'records'} × ${out.columns.length} columns of ${stored.report} (${stored.id}${args.where?.length ? `, ${args.where.length} filter${args.where.length > 1 ? 's' : ''}` : ''}) as ${out.format.toUpperCase()}.`,
+        `File: ${out.path}`,
+        `Size: ${formatNumber(out.bytes)} bytes.`,
+        ...notes,
+      ].join('\n');
+      return { structuredContent: structured, content: [{ type: 'text', text }] };
+    }),
+  );
+}
