@@ -1,13 +1,24 @@
 /**
- * Arguments of a report tool -> the upstream query (CONTRACT.md sections 3 and 4): dates
+ * Arguments of a report tool -> the upstream query (docs/architecture.md, "Arguments"): dates
  * resolved to YYYYMMDD in the configured zone, lists comma-joined, booleans true/false, the
  * default UserName and the pinned company scope applied. Throws ReportsError invalid_input
- * before anything is sent. Defensive about types too, so it is safe on unparsed arguments.
+ * before anything is sent.
+ *
+ * Types, ranges, unknown keys and limits are the tool's zod schema's job (schema.ts): the
+ * arguments are parsed with it first, so a direct call gets the very messages an MCP client
+ * gets. What is left here is what zod cannot know: real calendar dates, relative dates, date
+ * ranges, the company scope, blank values meaning "not given", and the free-form names the
+ * server owns (their messages reach the client like every other refusal of this file).
  */
 import { invalidInput, ReportsError } from '../errors.js';
+import { CONTROL_NAMES } from './controls.js';
 import { acceptedParams, DATE_EXPRESSION, DATE_FORMS_LONG, expectation, userNameParam } from './params.js';
-import { acceptedKeys, CONTROL_NAMES, FREE_FORM_NAME, MAX_ROW_LIMIT, unknownKeysMessage } from './schema.js';
+import { FREE_FORM_NAME, inputSchema } from './schema.js';
 import type { ParamSpec, TransactionDef } from './types.js';
+
+/** Free-form keys the server owns or that would change the response format. */
+const RESERVED_FREE_FORM = ['offset', 'limit', 'totalrecords', 'responserecords', 'format', 'callback'];
+const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 
 export interface DateContext {
   /** IANA zone in which today/yesterday/tomorrow/today±N resolve. */
@@ -34,21 +45,12 @@ export interface ResolvedInput {
   controls: ReportControls;
 }
 
-/** Free-form keys the server owns or that would change the response format. */
-const RESERVED_FREE_FORM = ['offset', 'limit', 'totalrecords', 'responserecords', 'format', 'callback'];
-const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
-
 export function resolveInput(
   def: TransactionDef,
   args: Record<string, unknown> | undefined,
   ctx: ResolveContext,
 ): ResolvedInput {
-  const input = args ?? {};
-  const accepted = acceptedKeys(def);
-  const unknown = Object.keys(input).filter((k) => !accepted.includes(k));
-  if (unknown.length > 0) {
-    throw new ReportsError('invalid_input', unknownKeysMessage(unknown, accepted), { param: unknown[0] });
-  }
+  const input = parseArguments(def, args);
 
   const params = acceptedParams(def);
   const userParam = userNameParam(def);
@@ -71,7 +73,8 @@ export function resolveInput(
   checkRanges(params, query, input);
 
   if (def.freeForm && input[FREE_FORM_NAME] !== undefined) {
-    Object.assign(query, resolveFreeForm(input[FREE_FORM_NAME], query, ctx, pinned));
+    const freeForm = input[FREE_FORM_NAME] as Record<string, string | number | boolean>;
+    Object.assign(query, resolveFreeForm(freeForm, query, ctx, pinned));
   }
   // A pinned scope holds for the tools whose parameters are unpublished too: the scope is
   // sent unless the call narrowed it (a ServiceStack service ignores parameters it lacks).
@@ -82,44 +85,42 @@ export function resolveInput(
   return { query, controls: resolveControls(input) };
 }
 
+/** The arguments as the tool's zod schema parses them; its first complaint as invalid_input. */
+function parseArguments(def: TransactionDef, args: Record<string, unknown> | undefined): Record<string, unknown> {
+  const parsed = inputSchema(def).safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue.code === 'unrecognized_keys' ? issue.keys[0] : issue.path.join('.') || 'arguments';
+  throw new ReportsError('invalid_input', issue.message, { param });
+}
+
+/** A parsed argument -> its upstream text; undefined when blank (blank means "not given"). */
 function resolveValue(name: string, spec: ParamSpec, raw: unknown, ctx: DateContext): string | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const { problem, hint } = expectation(spec);
-  const bad = () => invalidInput(name, raw, `${problem}; ${hint}`);
+  if (raw === undefined) return undefined;
   switch (spec.kind) {
-    case 'date': {
-      if (typeof raw !== 'string') throw bad();
-      if (raw.trim() === '') return undefined;
-      return resolveDate(raw, ctx, name);
-    }
+    case 'date':
+      return resolveDate(raw as string, ctx, name);
     case 'list': {
-      const items = listItems(raw);
-      if (!items) throw bad();
+      const items = listItems(raw as string | string[]);
       if (items.length === 0) return undefined;
       return (spec.items ? items.map((item) => vocabularyItem(name, item, spec.items!)) : items).join(',');
     }
     case 'string': {
-      if (typeof raw !== 'string') throw bad();
-      const text = raw.trim();
+      const text = (raw as string).trim();
       return text === '' ? undefined : text;
     }
     case 'integer':
-      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) throw bad();
       return String(raw);
     case 'boolean':
-      if (typeof raw !== 'boolean') throw bad();
       return raw ? 'true' : 'false';
     case 'enum':
-      if (typeof raw !== 'string' || !(spec.values ?? []).includes(raw)) throw bad();
-      return raw;
+      return raw as string;
   }
 }
 
-/** A comma string or an array of strings -> trimmed, non-empty items; undefined if neither. */
-function listItems(raw: unknown): string[] | undefined {
-  const parts = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : undefined;
-  if (!parts?.every((p) => typeof p === 'string')) return undefined;
-  return (parts as string[])
+/** A comma string or an array of strings -> trimmed, non-empty items. */
+function listItems(raw: string | readonly string[]): string[] {
+  return (typeof raw === 'string' ? [raw] : raw)
     .flatMap((p) => p.split(','))
     .map((p) => p.trim())
     .filter((p) => p !== '');
@@ -169,15 +170,13 @@ function checkRanges(params: Record<string, ParamSpec>, query: Record<string, st
   }
 }
 
+/** Free-form parameters (their value types were checked by zod) -> upstream text. */
 function resolveFreeForm(
-  raw: unknown,
+  raw: Record<string, string | number | boolean>,
   query: Record<string, string>,
   ctx: DateContext,
   pinned: readonly string[] | undefined,
 ): Record<string, string> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw invalidInput(FREE_FORM_NAME, raw, 'is not an object; use {"Name": value}');
-  }
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     const label = `${FREE_FORM_NAME}.${key}`;
@@ -192,21 +191,13 @@ function resolveFreeForm(
       );
     }
     if (key in query) throw invalidInput(label, value, `repeats ${key}; give it once`);
-    let text: string;
-    if (typeof value === 'string') {
-      text = value.trim();
-      // Relative and dashed dates are resolved as everywhere else; other text passes through.
-      // Dates in free-form parameters are resolved and checked like the named ones.
-      if (/date/i.test(key) && DATE_EXPRESSION.test(text)) text = resolveDate(text, ctx, label);
-    } else if (typeof value === 'boolean') {
-      text = value ? 'true' : 'false';
-    } else if (typeof value === 'number' && Number.isFinite(value)) {
-      text = String(value);
-    } else {
-      throw invalidInput(label, value, 'is not a parameter value; use a string, number or boolean');
+    let text = typeof value === 'string' ? value.trim() : String(value);
+    // Dates in free-form parameters are resolved and checked like the named ones; other text passes through.
+    if (typeof value === 'string' && /date/i.test(key) && DATE_EXPRESSION.test(text)) {
+      text = resolveDate(text, ctx, label);
     }
     if (key.toLowerCase() === 'owningcompanycode' && pinned) {
-      const codes = listItems(text) ?? [];
+      const codes = listItems(text);
       text = applyPinnedScope(codes.length > 0 ? codes.join(',') : undefined, pinned);
     }
     out[key] = text;
@@ -214,29 +205,16 @@ function resolveFreeForm(
   return out;
 }
 
+/** The controls (their types and limits were checked by zod); fields trimmed and deduplicated. */
 function resolveControls(input: Record<string, unknown>): ReportControls {
   const controls: ReportControls = {};
   const [maxName, fieldsName, rowName] = CONTROL_NAMES;
-  const max = input[maxName];
-  if (max !== undefined) {
-    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-      throw invalidInput(maxName, max, 'is not a whole number of at least 1; e.g. 1000');
-    }
-    controls.maxRecords = max;
-  }
-  const fields = input[fieldsName];
-  if (fields !== undefined) {
-    const items = listItems(fields);
-    if (!items) throw invalidInput(fieldsName, fields, 'is not a list of field names; use an array of strings');
+  if (input[maxName] !== undefined) controls.maxRecords = input[maxName] as number;
+  if (input[fieldsName] !== undefined) {
+    const items = listItems(input[fieldsName] as string[]);
     if (items.length > 0) controls.fields = [...new Set(items)];
   }
-  const rows = input[rowName];
-  if (rows !== undefined) {
-    if (typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 0 || rows > MAX_ROW_LIMIT) {
-      throw invalidInput(rowName, rows, `is not a whole number from 0 to ${MAX_ROW_LIMIT}; e.g. 50`);
-    }
-    controls.rowLimit = rows;
-  }
+  if (input[rowName] !== undefined) controls.rowLimit = input[rowName] as number;
   return controls;
 }
 

@@ -5,6 +5,5 @@
  */
 export { presentQuery } from './query-answer.js';
 export { type PresentOptions, presentContinued, presentReport } from './report-answer.js';
-export { DEFAULT_ROW_LIMIT } from './report-text.js';
 export { resultUri } from './result-uri.js';
 export { queryResultSchema, reportResultSchema } from './shapes.js';

@@ -4,14 +4,13 @@
  * text stays under TEXT_CHAR_LIMIT: rows are cut on row boundaries and the text says how many
  * were left out.
  */
+import { DEFAULT_ROW_LIMIT } from '../catalog/controls.js';
 import { collectPaths, resolveField } from '../results/paths.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
 import { isIdField, truncate } from '../results/values.js';
 import { defaultColumns } from './columns.js';
 import type { ReportHead } from './shapes.js';
 import { fit, makeTable, n, num, shortDate, TEXT_CHAR_LIMIT } from './text-fit.js';
-
-export const DEFAULT_ROW_LIMIT = 20;
 
 /** A report result as the renderer reads it: the head, the exact profile and all held records. */
 export interface ResultView extends ReportHead {
@@ -21,7 +20,7 @@ export interface ResultView extends ReportHead {
 }
 
 export interface RenderOptions {
-  /** Rows shown (default 20); the text limit may show fewer and says so. */
+  /** Rows shown (default DEFAULT_ROW_LIMIT); the text limit may show fewer and says so. */
   rowLimit?: number;
   /** Columns of the table (dot paths allowed); default: the ~8 most informative scalar fields. */
   fields?: string[];

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { controlSchemas, DEFAULT_ROW_LIMIT, resultIdSchema } from '../catalog/controls.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery, queryResultSchema, reportResultSchema } from '../presentation/index.js';
@@ -10,7 +11,13 @@ import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { continueReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
 
-const resultId = z.string().min(1).describe('resultId from a report tool');
+const resultId = resultIdSchema('resultId from a report tool');
+// The report tools' controls, described for what they mean here.
+const continueControls = controlSchemas({
+  maxRecords: 'Most records to fetch in this call; default REPORTS_MAX_RECORDS',
+  fields: 'Columns for the rows shown',
+  rowLimit: `Rows to show; default ${DEFAULT_ROW_LIMIT}`,
+});
 
 /** query_report and continue_report: questions to a held result, and filling it in. */
 export function registerResultTools(server: McpServer, rt: Runtime): void {
@@ -43,14 +50,9 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       inputSchema: z
         .object({
           resultId,
-          maxRecords: z
-            .number()
-            .int()
-            .min(1)
-            .optional()
-            .describe('Most records to fetch in this call; default REPORTS_MAX_RECORDS'),
-          rowLimit: z.number().int().min(0).max(100_000).optional().describe('Rows to show; default 20'),
-          fields: z.array(z.string()).optional().describe('Columns for the rows shown'),
+          maxRecords: continueControls.maxRecords,
+          rowLimit: continueControls.rowLimit,
+          fields: continueControls.fields,
         })
         .strict(),
       outputSchema: reportResultSchema.shape,

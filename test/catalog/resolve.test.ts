@@ -252,9 +252,10 @@ describe('resolveInput', () => {
     ).toBe(
       "parameters.Record-Locator: 'Record-Locator' is not a parameter name; use letters and digits, as the service spells it",
     );
-    expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { Count: Number.NaN } }, UTC)).message).toBe(
-      'parameters.Count: NaN (number) is not a parameter value; use a string, number or boolean',
-    );
+    // Value types are the zod schema's: its message, and the parameter as its path.
+    const nan = thrown(() => resolveInput(def('find_bookings'), { parameters: { Count: Number.NaN } }, UTC));
+    expect(nan.message).toBe('parameters: NaN (number) is not a parameter value; use a string, number or boolean');
+    expect(nan.details.param).toBe('parameters.Count');
   });
 
   it('returns the controls and refuses keys the tool does not take', () => {

@@ -1,0 +1,71 @@
+/**
+ * The controls a report call takes besides the service's parameters (how many records to
+ * fetch, which columns and how many rows to show), declared once: every report tool and
+ * continue_report register these schemas, so limits and messages cannot drift apart.
+ *
+ * Every schema carries its own error function so that a bad value yields a message naming
+ * the parameter, the value received and what is expected: the MCP SDK shows zod issues as
+ * they are, and the assistant reads only that. The JSON Schema is what assistants pay for in
+ * tokens, so checks that only need to refuse (integer-ness) are refinements, which add nothing.
+ */
+import { z } from 'zod';
+import { describeValue } from '../errors.js';
+
+export const CONTROL_NAMES = ['maxRecords', 'fields', 'rowLimit'] as const;
+/** Rows shown when the call names no rowLimit. */
+export const DEFAULT_ROW_LIMIT = 20;
+/** Rows asked for beyond what fits are cut by the renderer at its text ceiling, with a count. */
+export const MAX_ROW_LIMIT = 100_000;
+
+export type ErrorFn = (iss: { input?: unknown; path?: PropertyKey[] }) => string;
+
+/** `Name: <received> <problem>; <hint>`, or `Name: missing; required, <hint>` when absent. */
+export function errorFor(name: string, problem: string, hint: string): ErrorFn {
+  return (iss) =>
+    iss.input === undefined
+      ? `${name}: missing; required, ${hint}`
+      : `${name}: ${describeValue(iss.input)} ${problem}; ${hint}`;
+}
+
+/** Model-facing descriptions, per tool where the meaning differs (continue_report). */
+export interface ControlDescriptions {
+  maxRecords: string;
+  fields: string;
+  rowLimit: string;
+}
+
+export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
+  maxRecords: 'Most records to fetch',
+  fields: 'Columns shown in rows',
+  rowLimit: `Rows shown (default ${DEFAULT_ROW_LIMIT}; text is capped)`,
+};
+
+export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
+  const maxError = errorFor('maxRecords', 'is not a whole number of at least 1', 'e.g. 1000');
+  const rowError = errorFor('rowLimit', `is not a whole number from 0 to ${MAX_ROW_LIMIT}`, 'e.g. 50');
+  const fieldsError = errorFor('fields', 'is not a list of field names', 'use an array of strings');
+  return {
+    maxRecords: z
+      .number({ error: maxError })
+      .min(1, { error: maxError, abort: true })
+      .refine(Number.isSafeInteger, { error: maxError })
+      .optional()
+      .meta({ description: describe.maxRecords, type: 'integer' }),
+    fields: z
+      .array(z.string({ error: fieldsError }), { error: fieldsError })
+      .optional()
+      .describe(describe.fields),
+    rowLimit: z
+      .number({ error: rowError })
+      .min(0, { error: rowError, abort: true })
+      .max(MAX_ROW_LIMIT, { error: rowError, abort: true })
+      .refine(Number.isSafeInteger, { error: rowError })
+      .optional()
+      .meta({ description: describe.rowLimit, type: 'integer' }),
+  };
+}
+
+/** The handle of a held result, taken by query_report and continue_report. */
+export function resultIdSchema(description: string): z.ZodString {
+  return z.string().min(1).describe(description);
+}
