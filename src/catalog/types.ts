@@ -4,6 +4,8 @@
  * list, the README's tool table and the tests all iterate it.
  */
 
+import type { EnvelopeKind } from '../upstream/envelope.js';
+
 /** How the server validates, resolves and serialises one upstream parameter. */
 export type ParamKind =
   | 'date' // YYYYMMDD upstream; accepts YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow, today±N
@@ -23,9 +25,6 @@ export interface ParamSpec {
   /** For kind 'list' with a fixed vocabulary (LoadOptions): the allowed items. */
   items?: readonly string[];
 }
-
-/** Envelope kinds of spec/interface.md section 4: a list in ResponseReport, or `{Item: ...}`. */
-export type EnvelopeKind = 'collection' | 'item';
 
 export interface TransactionDef {
   /** MCP tool name, snake_case (CONTRACT.md section 4). */

@@ -4,9 +4,9 @@ import { ReportsError } from '../errors.js';
 import { type Logger, stderrLogger } from '../log.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import { ResultStore } from '../results/store.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/service.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
+import type { Sandbox, SandboxOptions } from './demo-upstream.js';
 
 /**
  * Everything a server instance works with, built once from the Config: the upstream client
@@ -59,21 +59,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   let username = config.apiUsername;
   let key = config.apiKey;
   if (config.demo) {
-    // Demo data is anchored on today so that "this week" questions find bookings.
-    try {
-      sandbox = await startSandbox({ dataNow: now(), ...options.sandbox });
-    } catch (err) {
-      throw new Error(
-        `demo mode: the embedded sandbox could not start on 127.0.0.1 (${err instanceof Error ? err.message : String(err)})`,
-      );
-    }
+    // Loaded only in demo mode: nothing else in the server depends on the sandbox.
+    const { startDemoUpstream } = await import('./demo-upstream.js');
+    const demo = await startDemoUpstream(config, { now: now(), log, sandbox: options.sandbox });
+    sandbox = demo.sandbox;
+    config = demo.config;
     baseUrl = sandbox.url;
     username = sandbox.username;
     key = sandbox.key;
-    log(
-      `demo mode (${config.demoReason === 'forced' ? 'REPORTS_DEMO / --demo' : 'no REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY set'}): synthetic data from the embedded sandbox at ${sandbox.url}`,
-    );
-    config = fitToDemoAgency(config, sandbox, log);
   }
   if (!baseUrl || !username || !key)
     throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
@@ -118,33 +111,4 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await sandbox?.close();
     },
   };
-}
-
-/**
- * A real agency's UserName or company codes mean nothing to the demo agency: the sandbox
- * would refuse the user and find no records for the codes. They are set aside, with a line
- * saying so and what the demo agency has, rather than failing every call.
- */
-function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config {
-  const out = { ...config };
-  if (config.userName) {
-    const users = sandbox.dataset.appUsers.map((u) => u.email);
-    if (!users.some((u) => u.toLowerCase() === config.userName!.toLowerCase())) {
-      log(
-        `demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo users: ${users.slice(0, 5).join(', ')}`,
-      );
-      out.userName = undefined;
-    }
-  }
-  if (config.owningCompanyCodes) {
-    const codes = sandbox.dataset.companies.map((c) => c.code);
-    const kept = config.owningCompanyCodes.filter((c) => codes.some((d) => d.toLowerCase() === c.toLowerCase()));
-    if (kept.length < config.owningCompanyCodes.length) {
-      log(
-        `demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`,
-      );
-      out.owningCompanyCodes = kept.length ? kept : undefined;
-    }
-  }
-  return out;
 }

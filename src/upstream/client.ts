@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
-import type { EnvelopeKind } from '../catalog/types.js';
 import { cancelledError, ReportsError, redact } from '../errors.js';
-import { type ParsedPage, parseEnvelope } from './envelope.js';
+import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
 import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
 import type { Limiter } from './limiter.js';
 import { buildUrl, pageQuery } from './request.js';

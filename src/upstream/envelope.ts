@@ -1,5 +1,7 @@
-import type { EnvelopeKind } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
+
+/** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
+export type EnvelopeKind = 'collection' | 'item';
 
 /** One parsed page of a report: its records (still service-encoded) and paging facts. */
 export interface ParsedPage {

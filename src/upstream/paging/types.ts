@@ -1,4 +1,4 @@
-import type { EnvelopeKind } from '../../catalog/types.js';
+import type { EnvelopeKind } from '../envelope.js';
 import type { FetchedPage, Interval } from './intervals.js';
 
 export interface FetchRequest {
