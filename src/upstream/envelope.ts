@@ -1,4 +1,4 @@
-import { ReportsError } from '../errors.js';
+import { describeValue, ReportsError } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -16,8 +16,9 @@ export interface ParsedPage {
 /**
  * Parses the envelope of spec/interface.md section 2.1. Tolerates what upstream-notes.md
  * says varies: `ResponseReport` as a list or as `{Item: object | list}` whichever kind was
- * expected, and absent `ResponseError`/`ResponseReport` members. `Success:false` becomes an
- * upstream error carrying ErrorCode, Message, StatusCode and VerboseMessage.
+ * expected, and absent `ResponseError`/`ResponseReport` members. A `ResponseError`, or a
+ * `Success` that is not the boolean true, becomes an upstream error carrying ErrorCode,
+ * Message, StatusCode and VerboseMessage.
  */
 export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: string): ParsedPage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -36,7 +37,12 @@ export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: strin
       { path },
     );
   }
-  if (meta.Success === false) throw upstreamFailure(env.ResponseError, path);
+  // A failure is whatever is not plainly a success: a ResponseError of any content, or a
+  // Success that is missing, a string ("false", "true") or anything but the boolean true.
+  // Reading such an answer as an empty page would report "0 records, complete".
+  const hasError = env.ResponseError !== undefined && env.ResponseError !== null;
+  if (hasError || meta.Success === false) throw upstreamFailure(env.ResponseError, path);
+  if (meta.Success !== true) throw notSuccess(meta.Success, path);
 
   const records = reportRecords(env.ResponseReport, expected, path);
   const paging = meta.PagingMetadata as Record<string, unknown> | undefined;
@@ -70,6 +76,15 @@ function reportRecords(report: unknown, expected: EnvelopeKind, path: string): R
     throw new ReportsError('malformed_response', `${path}: record ${bad} of the page is not an object.`, { path });
   }
   return records as Record<string, unknown>[];
+}
+
+function notSuccess(success: unknown, path: string): ReportsError {
+  const got = success === undefined ? 'no Success member' : `Success ${describeValue(success).replace(/;$/, '')}`;
+  return new ReportsError(
+    'upstream',
+    `${path} answered without success: its ResponseMetadata has ${got} where true is expected, and no ResponseError saying why; the page is treated as failed, not as empty.`,
+    { path },
+  );
 }
 
 function upstreamFailure(error: unknown, path: string): ReportsError {

@@ -1,0 +1,60 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../../src/config.js';
+import { createServer } from '../../src/server/create-server.js';
+import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { HOSTILE_KEY, HOSTILE_USERNAME } from './hostile-upstream.js';
+
+export interface LiveServer {
+  client: Client;
+  rt: Runtime;
+  logs: string[];
+  /** Every JSON-RPC message the server wrote, serialised as a stdio transport would. */
+  sent: string[];
+  /** Bytes of the largest message the server wrote (UTF-8, newline excluded). */
+  largestMessage(): number;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The server in live mode against `baseUrl` (an adversarial upstream on 127.0.0.1), driven
+ * through a real SDK Client over an in-memory transport pair. Every message the server sends
+ * is recorded serialised, so tests measure what a stdio client would have to read.
+ */
+export async function startLive(baseUrl: string, env: Record<string, string> = {}): Promise<LiveServer> {
+  const { config } = loadConfig({
+    REPORTS_BASE_URL: baseUrl,
+    REPORTS_API_USERNAME: HOSTILE_USERNAME,
+    REPORTS_API_KEY: HOSTILE_KEY,
+    REPORTS_TIMEZONE: 'UTC',
+    REPORTS_TIMEOUT_MS: '5000',
+    ...env,
+  });
+  const logs: string[] = [];
+  const rt = await createRuntime(config, { log: (l) => logs.push(l), now: () => new Date('2026-11-15T12:00:00Z') });
+  const server = createServer(rt);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const sent: string[] = [];
+  const send = serverTransport.send.bind(serverTransport);
+  serverTransport.send = async (message: JSONRPCMessage, options) => {
+    sent.push(JSON.stringify(message));
+    return send(message, options);
+  };
+  const client = new Client({ name: 'hostile-test-client', version: '1.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    rt,
+    logs,
+    sent,
+    largestMessage: () => Math.max(0, ...sent.map((m) => Buffer.byteLength(m))),
+    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await server.close();
+      await rt.close();
+    },
+  };
+}
