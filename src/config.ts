@@ -170,6 +170,10 @@ export const VARIABLES: readonly VariableDef[] = [
   },
 ];
 
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** A desktop host sends `${user_config.NAME}` for a setting the user left empty. */
 function isUnset(value: string | undefined): value is undefined {
   return value === undefined || value.trim() === '' || /^\$\{user_config\.[^}]*\}$/.test(value.trim());
@@ -185,15 +189,24 @@ function parseArgv(argv: readonly string[], problems: string[]): Map<string, str
       out.set('help', 'true');
       continue;
     }
+    // Arguments are never echoed: a stray one, or the value after a mistyped flag
+    // (`--apikey KEY`), may well be a secret.
     if (!arg.startsWith('--')) {
-      problems.push(`Argument '${arg}' is not understood; flags look like --page-size 500 (see --help).`);
+      problems.push(
+        `Argument ${i + 1} (${arg.length} characters, not shown) is not understood; flags look like --page-size 500 (see --help).`,
+      );
       continue;
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const def = byFlag.get(name);
     if (!def) {
-      problems.push(`Flag --${name} is not known; known flags: ${VARIABLES.map((v) => `--${v.flag}`).join(', ')}.`);
+      // Its value, inline or next, goes with it unread.
+      const valueFollows = eq === -1 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('-');
+      if (valueFollows) i++;
+      problems.push(
+        `Flag --${cut(name, 40)} is not known${eq !== -1 || valueFollows ? ' (its value is not shown)' : ''}; known flags: ${VARIABLES.map((v) => `--${v.flag}`).join(', ')}.`,
+      );
       continue;
     }
     if (eq !== -1) out.set(def.env, arg.slice(eq + 1));

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
 import { cancelledError, ReportsError, redact } from '../errors.js';
+import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
 import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
 import type { Limiter } from './limiter.js';
@@ -61,6 +62,7 @@ export class UpstreamClient {
   private readonly retry: RetryPolicy;
   private readonly log: (line: string) => void;
   private readonly secrets: string[];
+  private readonly echoes: EchoRedactor;
   readonly limiter: Limiter;
 
   constructor(private readonly opts: UpstreamOptions) {
@@ -73,6 +75,7 @@ export class UpstreamClient {
     this.log = opts.log ?? (() => {});
     this.limiter = opts.limiter;
     this.secrets = [opts.key];
+    this.echoes = new EchoRedactor(this.secrets);
   }
 
   get origin(): string {
@@ -202,7 +205,8 @@ export class UpstreamClient {
       const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
-    const bodyText = redact(await res.body.text(), [...this.secrets, headers[HEADER_SIGNATURE]]);
+    this.echoes.remember(headers[HEADER_SIGNATURE]);
+    const bodyText = this.echoes.redact(await res.body.text());
     let json: unknown;
     try {
       json = JSON.parse(bodyText);

@@ -23,7 +23,11 @@ export interface LiveServer {
  * through a real SDK Client over an in-memory transport pair. Every message the server sends
  * is recorded serialised, so tests measure what a stdio client would have to read.
  */
-export async function startLive(baseUrl: string, env: Record<string, string> = {}): Promise<LiveServer> {
+export async function startLive(
+  baseUrl: string,
+  env: Record<string, string> = {},
+  now: () => Date = () => new Date('2026-11-15T12:00:00Z'),
+): Promise<LiveServer> {
   const { config } = loadConfig({
     REPORTS_BASE_URL: baseUrl,
     REPORTS_API_USERNAME: HOSTILE_USERNAME,
@@ -33,7 +37,7 @@ export async function startLive(baseUrl: string, env: Record<string, string> = {
     ...env,
   });
   const logs: string[] = [];
-  const rt = await createRuntime(config, { log: (l) => logs.push(l), now: () => new Date('2026-11-15T12:00:00Z') });
+  const rt = await createRuntime(config, { log: (l) => logs.push(l), now });
   const server = createServer(rt);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const sent: string[] = [];

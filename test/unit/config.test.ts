@@ -272,11 +272,28 @@ describe('loadConfig', () => {
 
   test('unknown flags, stray arguments and a flag without its value are refused', () => {
     expect(problems({}, ['--page-sise', '100'])).toEqual([
-      `Flag --page-sise is not known; known flags: ${known}.`,
-      "Argument '100' is not understood; flags look like --page-size 500 (see --help).",
+      `Flag --page-sise is not known (its value is not shown); known flags: ${known}.`,
     ]);
-    expect(problems({}, ['--bogus=1'])).toEqual([`Flag --bogus is not known; known flags: ${known}.`]);
+    expect(problems({}, ['--page-size', '10', 'stray'])).toEqual([
+      'Argument 3 (5 characters, not shown) is not understood; flags look like --page-size 500 (see --help).',
+    ]);
+    expect(problems({}, ['--bogus=1'])).toEqual([
+      `Flag --bogus is not known (its value is not shown); known flags: ${known}.`,
+    ]);
+    expect(problems({}, ['--bogus', '--demo'])).toEqual([`Flag --bogus is not known; known flags: ${known}.`]);
     expect(problems({}, ['--page-size'])).toEqual(['Flag --page-size needs a value.']);
+  });
+
+  test('a mistyped key flag never echoes the key: --apikey KEY, --apikey=KEY, a bare KEY', () => {
+    const key = 'Zq9-live-signing-key-77';
+    for (const argv of [['--apikey', key], [`--apikey=${key}`], [key], ['--API-KEY', key, '--demo']]) {
+      const lines = problems({}, argv);
+      expect(lines.length, argv.join(' ')).toBeGreaterThan(0);
+      for (const line of lines) expect(line).not.toContain(key);
+    }
+    expect(problems({}, ['--apikey', key])).toEqual([
+      `Flag --apikey is not known (its value is not shown); known flags: ${known}.`,
+    ]);
   });
 
   test('no problem line echoes a secret', () => {
