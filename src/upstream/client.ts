@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
-import { cancelledError, ReportsError, redact } from '../errors.js';
+import { cancelledError, ReportsError } from '../errors.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
 import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
