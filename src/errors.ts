@@ -59,14 +59,23 @@ export function invalidInput(param: string, received: unknown, expected: string)
 /** `'2026-02-30'`, `5 (number)`, `missing`: how a received value is quoted in messages. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'missing;';
-  if (typeof value === 'string') return `'${truncate(value, 80)}'`;
+  if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return `${value} (${typeof value})`;
   if (value === null) return 'null';
-  return `${truncate(JSON.stringify(value) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
+  return `${cutText(JSON.stringify(value) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+/** A received text in quotes, cut to `max` characters with its length when longer. */
+export function quote(text: string, max = 80): string {
+  return `'${cutText(text, max)}'`;
+}
+
+/**
+ * The one way a long text is shortened anywhere in the output: its first `max` characters,
+ * then a marker saying how long it was (`…[cut: 3,000,000 characters]`).
+ */
+export function cutText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length.toLocaleString('en-US')} characters]` : text;
 }
 
 /** Removes every occurrence of the given secrets from a text (belt and braces for logs). */

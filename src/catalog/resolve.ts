@@ -10,7 +10,7 @@
  * ranges, the company scope, blank values meaning "not given", and the free-form names the
  * server owns (their messages reach the client like every other refusal of this file).
  */
-import { invalidInput, ReportsError } from '../errors.js';
+import { cutText, invalidInput, ReportsError } from '../errors.js';
 import { CONTROL_NAMES } from './controls.js';
 import { acceptedParams, DATE_EXPRESSION, DATE_FORMS_LONG, expectation, userNameParam } from './params.js';
 import { FREE_FORM_NAME, inputSchema } from './schema.js';
@@ -18,7 +18,10 @@ import type { ParamSpec, TransactionDef } from './types.js';
 
 /** Free-form keys the server owns or that would change the response format. */
 const RESERVED_FREE_FORM = ['offset', 'limit', 'totalrecords', 'responserecords', 'format', 'callback'];
-const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
+const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+/** Longest value sent upstream: a URL of megabytes is refused by servers and proxies alike
+ *  (and says nothing a report filter needs). */
+export const MAX_VALUE_CHARS = 2_000;
 
 export interface DateContext {
   /** IANA zone in which today/yesterday/tomorrow/today±N resolve. */
@@ -61,6 +64,7 @@ export function resolveInput(
     let value = resolveValue(name, spec, input[name], ctx);
     if (value === undefined && name === userParam && ctx.defaultUserName) value = ctx.defaultUserName;
     if (name === 'OwningCompanyCode' && pinned) value = applyPinnedScope(value, pinned);
+    if (value !== undefined && value.length > MAX_VALUE_CHARS) throw tooLong(name, value);
     if (value === undefined) {
       if (spec.required) {
         throw invalidInput(name, undefined, `required, ${expectation(spec).hint}`);
@@ -181,7 +185,11 @@ function resolveFreeForm(
   for (const [key, value] of Object.entries(raw)) {
     const label = `${FREE_FORM_NAME}.${key}`;
     if (!UPSTREAM_NAME.test(key)) {
-      throw invalidInput(label, key, 'is not a parameter name; use letters and digits, as the service spells it');
+      throw invalidInput(
+        `${FREE_FORM_NAME}.${cutText(key, 64)}`,
+        key,
+        'is not a parameter name; use up to 64 letters and digits, as the service spells it',
+      );
     }
     if (RESERVED_FREE_FORM.includes(key.toLowerCase())) {
       throw invalidInput(
@@ -200,9 +208,18 @@ function resolveFreeForm(
       const codes = listItems(text);
       text = applyPinnedScope(codes.length > 0 ? codes.join(',') : undefined, pinned);
     }
+    if (text.length > MAX_VALUE_CHARS) throw tooLong(label, text);
     out[key] = text;
   }
   return out;
+}
+
+function tooLong(name: string, value: string): ReportsError {
+  return invalidInput(
+    name,
+    value,
+    `is too long; at most ${MAX_VALUE_CHARS.toLocaleString('en-US')} characters are sent`,
+  );
 }
 
 /** The controls (their types and limits were checked by zod); fields trimmed and deduplicated. */

@@ -8,7 +8,7 @@
  * (date syntax, integer-ness) are refinements, which add nothing to it.
  */
 import { z } from 'zod';
-import { describeValue } from '../errors.js';
+import { describeValue, quote } from '../errors.js';
 import { controlSchemas, errorFor } from './controls.js';
 import { acceptedParams, DATE_EXPRESSION, expectation } from './params.js';
 import type { ParamSpec, TransactionDef } from './types.js';
@@ -61,7 +61,7 @@ function freeFormSchema(): z.ZodType {
 function unknownKeysMessage(keys: readonly string[], accepted: readonly string[]): string {
   const described = keys.map((k) => {
     const near = accepted.find((a) => a.toLowerCase() === k.toLowerCase());
-    return near ? `'${k}' (did you mean ${near}?)` : `'${k}'`;
+    return near ? `${quote(k)} (did you mean ${near}?)` : quote(k);
   });
   const noun = keys.length === 1 ? 'unknown parameter' : 'unknown parameters';
   return `${noun} ${described.join(', ')}; accepted: ${accepted.join(', ')}`;

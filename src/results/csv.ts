@@ -2,11 +2,18 @@
  * Records as CSV (RFC 4180): a header of the top-level fields in first-seen order, CRLF line
  * ends, fields quoted when they hold a comma, quote or line break. Nested values as JSON.
  */
-export function recordsToCsv(records: readonly Record<string, unknown>[]): string {
-  const columns = topLevelColumns(records);
+export function recordsToCsv(
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[] = topLevelColumns(records),
+): string {
   const lines = [csvLine(columns)];
-  for (const r of records) lines.push(csvLine(columns.map((c) => cellText(r[c]))));
+  for (const r of records) lines.push(recordLine(r, columns));
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** One record's line (without its CRLF) over the given columns. */
+export function recordLine(record: Record<string, unknown>, columns: readonly string[]): string {
+  return csvLine(columns.map((c) => cellText(record[c])));
 }
 
 /** The union of the records' top-level fields, in first-seen order. */

@@ -2,7 +2,7 @@
  * Dot paths into records (`Summary.RecordLocator`, `Passengers.LastName`) and the list of
  * paths a result has, used to check the field names an assistant asks for.
  */
-import { invalidInput } from '../errors.js';
+import { cutText, invalidInput, quote } from '../errors.js';
 
 export type Getter = (record: Record<string, unknown>) => unknown;
 
@@ -96,11 +96,15 @@ function unknownField(name: string, known: readonly string[], param: string) {
       (leaf.length >= 4 && editDistance(leaf, kLeaf) <= 2)
     );
   });
-  const shown = known.slice(0, 80).join(', ') + (known.length > 80 ? `, … (+${known.length - 80} more)` : '');
+  const shown =
+    known
+      .slice(0, 80)
+      .map((k) => cutText(k, 80))
+      .join(', ') + (known.length > 80 ? `, … (+${known.length - 80} more)` : '');
   const hint = close.length
     ? ` Did you mean ${close
         .slice(0, 5)
-        .map((c) => `'${c}'`)
+        .map((c) => quote(c))
         .join(' or ')}?`
     : '';
   return invalidInput(

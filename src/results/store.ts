@@ -4,7 +4,7 @@
  * budget (least recently used dropped first) and a TTL counted from the last use.
  */
 import { randomBytes } from 'node:crypto';
-import { ReportsError } from '../errors.js';
+import { quote, ReportsError } from '../errors.js';
 import type { Interval } from '../upstream/paging/intervals.js';
 import { type Summary, summarize } from './summarize.js';
 
@@ -170,7 +170,7 @@ export class ResultStore {
       this.ttlMs >= 60_000 ? `${Math.round(this.ttlMs / 60_000)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
     return new ReportsError(
       'not_found',
-      `No result '${id}' is held. Results expire ${ttl} after their last use, and the ` +
+      `No result ${quote(id)} is held. Results expire ${ttl} after their last use, and the ` +
         `least recently used are evicted when memory runs short. Run the report again for a new resultId.`,
     );
   }

@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
+import { guardOutbound } from './outbound.js';
 import { registerPrompts } from './prompts.js';
 import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
@@ -36,9 +38,16 @@ export function instructions(rt: Runtime): string {
   return lines.join('\n');
 }
 
+/** An McpServer whose every transport writes only bounded messages (see outbound.ts). */
+class BoundedMcpServer extends McpServer {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(guardOutbound(transport));
+  }
+}
+
 /** Builds the MCP server over a runtime (config, upstream client, result store). */
 export function createServer(rt: Runtime): McpServer {
-  const server = new McpServer(
+  const server = new BoundedMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: instructions(rt), capabilities: { logging: {} } },
   );

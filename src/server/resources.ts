@@ -1,11 +1,18 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/index.js';
 import { recordsToCsv } from '../results/csv.js';
+import { csvPages, jsonPages } from '../results/pages.js';
 import type { ResultStore } from '../results/store.js';
 
+function pageUri(resultId: string, page: number, csv = false): string {
+  return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
+}
+
 /**
- * Resources: every held result as `reports://results/{resultId}` (a JSON array of all its
- * records) and `reports://results/{resultId}.csv`, listed by resources/list.
+ * Resources: every held result as `reports://results/{resultId}` (JSON pages of its records,
+ * each naming the next) and `reports://results/{resultId}.csv` (CSV pages), listed by
+ * resources/list. Every page keeps its resources/read answer under 1 MB (results/pages.ts).
  */
 export function registerResultResources(server: McpServer, store: ResultStore): void {
   server.registerResource(
@@ -21,20 +28,70 @@ export function registerResultResources(server: McpServer, store: ResultStore): 
       }),
     }),
     {
-      title: 'Report result (JSON)',
-      description: 'All fetched records of a report result, as a JSON array. The resultId comes from a report tool.',
+      title: 'Report result (JSON pages)',
+      description:
+        'All fetched records of a report result as JSON pages: {resultId, records, page, pages, next, csv}; read `next` until it is null. Append .csv for CSV pages. The resultId comes from a report tool.',
       mimeType: 'application/json',
     },
-    async (uri, variables) => {
-      const id = String(variables.resultId);
-      if (id.endsWith('.csv')) return csvContents(uri.href, store, id.slice(0, -4));
+    async (uri) => {
+      const { id, csv, page } = parseResultUri(uri.href);
       const stored = store.get(id);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(stored.records) }] };
+      if (csv) {
+        const { columns, pages } = csvPages(stored.records);
+        const n = checkPage(page, pages.length, uri.href);
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'text/csv',
+              text: recordsToCsv(pages[n - 1], columns),
+              _meta: { page: n, pages: pages.length, next: n < pages.length ? pageUri(id, n + 1, true) : null },
+            },
+          ],
+        };
+      }
+      const pages = jsonPages(stored.records);
+      const n = checkPage(page, pages.length, uri.href);
+      const body = {
+        resultId: id,
+        records: pages[n - 1],
+        page: n,
+        pages: pages.length,
+        next: n < pages.length ? pageUri(id, n + 1) : null,
+        csv: pageUri(id, 1, true),
+      };
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
     },
   );
 }
 
-function csvContents(uri: string, store: ResultStore, id: string) {
-  const stored = store.get(id);
-  return { contents: [{ uri, mimeType: 'text/csv', text: recordsToCsv(stored.records) }] };
+/** `reports://results/{id}[.csv][?page=N]` -> its parts. */
+function parseResultUri(href: string): { id: string; csv: boolean; page: number } {
+  const rest = href.slice('reports://results/'.length);
+  const q = rest.indexOf('?');
+  let id = q === -1 ? rest : rest.slice(0, q);
+  const params = new URLSearchParams(q === -1 ? '' : rest.slice(q + 1));
+  const csv = id.endsWith('.csv');
+  if (csv) id = id.slice(0, -4);
+  const raw = params.get('page');
+  const page = raw === null ? 1 : /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(page) || page < 1) {
+    throw new ReportsError(
+      'invalid_input',
+      `page: ${describeValue(raw)} is not a page number; use ?page=2 and on, or no page for the first`,
+      { param: 'page' },
+    );
+  }
+  return { id, csv, page };
+}
+
+function checkPage(page: number, pages: number, href: string): number {
+  if (page > pages) {
+    throw new ReportsError(
+      'invalid_input',
+      `page: ${page} is past the last page of ${describeValue(href.replace(/\?.*$/, ''))}, which has ${pages} page${pages === 1 ? '' : 's'}`,
+      { param: 'page' },
+    );
+  }
+  return page;
 }

@@ -10,8 +10,14 @@ import { redact } from '../errors.js';
 /** Enough for every request in flight and their retries; signatures are 44 characters. */
 const REMEMBERED = 4096;
 
-// A base64 HMAC-SHA256: 43 characters of [A-Za-z0-9+/] and '=', in any of the echoed forms.
-const SIGNATURE_FORM = /(?:[A-Za-z0-9+]|\\?\/|%2[BbFf]){43}(?:=|%3[Dd]|\\u003[Dd])/g;
+// A base64 HMAC-SHA256 is 43 characters of [A-Za-z0-9+/] then '=': in an echo each may be
+// URL-encoded or JSON-escaped. Echoes are found from their final '=' (in any form), which is
+// rare in report data: scanning every position of a long alphanumeric value for 43-character
+// windows would cost minutes on a 12 MB field.
+const TERMINATOR = /=|%3[Dd]|\\u003[Dd]/g;
+const SIGNATURE_AT = /(?:[A-Za-z0-9+]|\\?\/|%2[BbFf]){43}(?:=|%3[Dd]|\\u003[Dd])/y;
+/** The longest form of 43 characters (each `%2B`) before the terminator. */
+const LOOK_BACK = 43 * 3;
 
 export class EchoRedactor {
   private readonly signatures = new Set<string>();
@@ -28,9 +34,33 @@ export class EchoRedactor {
 
   /** `text` without any remembered signature or secret, raw, URL-encoded or JSON-escaped. */
   redact(text: string): string {
-    let out = text.replace(SIGNATURE_FORM, (found) => (this.signatures.has(plain(found)) ? '[redacted]' : found));
-    out = redact(out, this.secrets.flatMap(forms));
-    return out;
+    return redact(this.withoutSignatures(text), this.secrets.flatMap(forms));
+  }
+
+  private withoutSignatures(text: string): string {
+    if (this.signatures.size === 0) return text;
+    const found: Array<[number, number]> = [];
+    for (const m of text.matchAll(TERMINATOR)) {
+      const end = m.index + m[0].length;
+      // Every start that could make exactly 43 characters end at this terminator.
+      for (let start = Math.max(0, m.index - LOOK_BACK); start <= m.index - 43; start++) {
+        SIGNATURE_AT.lastIndex = start;
+        const hit = SIGNATURE_AT.exec(text);
+        if (hit && start + hit[0].length === end && this.signatures.has(plain(hit[0]))) {
+          found.push([start, end]);
+          break;
+        }
+      }
+    }
+    if (found.length === 0) return text;
+    let out = '';
+    let at = 0;
+    for (const [start, end] of found) {
+      if (start < at) continue;
+      out += `${text.slice(at, start)}[redacted]`;
+      at = end;
+    }
+    return out + text.slice(at);
   }
 }
 

@@ -250,7 +250,7 @@ describe('resolveInput', () => {
     expect(
       thrown(() => resolveInput(def('find_bookings'), { parameters: { 'Record-Locator': 'A' } }, UTC)).message,
     ).toBe(
-      "parameters.Record-Locator: 'Record-Locator' is not a parameter name; use letters and digits, as the service spells it",
+      "parameters.Record-Locator: 'Record-Locator' is not a parameter name; use up to 64 letters and digits, as the service spells it",
     );
     // Value types are the zod schema's: its message, and the parameter as its path.
     const nan = thrown(() => resolveInput(def('find_bookings'), { parameters: { Count: Number.NaN } }, UTC));

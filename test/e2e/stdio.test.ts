@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readAllRecords } from '../helpers/resources.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
@@ -143,8 +144,7 @@ describe('the built server through the SDK client over stdio', () => {
     };
     expect(groups.matched).toBe(fetched);
     expect(groups.groups.reduce((n, g) => n + g.count, 0)).toBe(fetched);
-    const read = await client.readResource({ uri: String(out.resourceUri) });
-    const records = JSON.parse((read.contents[0] as { text: string }).text) as Array<{ Account: string }>;
+    const records = (await readAllRecords(client, String(out.resourceUri))) as Array<{ Account: string }>;
     expect(records.length).toBe(fetched);
     for (const g of groups.groups) expect(g.count).toBe(records.filter((r) => r.Account === g.key.Account).length);
 

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FaultKind } from '../../src/sandbox/service.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 const PINNED = 'TRV2';
 const DAY_MS = 86_400_000;
@@ -163,8 +164,7 @@ describe('query_report and continue_report refuse what they cannot answer', () =
     const result = await s.call('air_segments_by_date', { DateStart: '20261110', DateEnd: '20261112' });
     expect(result.isError, textOf(result)).toBeFalsy();
     resultId = (result.structuredContent as { resultId: string }).resultId;
-    const res = await s.client.readResource({ uri: `reports://results/${resultId}` });
-    const records = JSON.parse((res.contents[0] as { text: string }).text) as Record<string, unknown>[];
+    const records = await readAllRecords(s.client, `reports://results/${resultId}`);
     expect(records.length).toBeGreaterThan(0);
     fields = Object.keys(records[0]);
   });

@@ -7,6 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 interface Check {
   check: string;
@@ -282,8 +283,7 @@ describe('result resources', () => {
     "%s: the .csv resource has the JSON records' header and one row per record, cell by cell",
     async (which) => {
       const held = which === 'air' ? air : coupons;
-      const json = await s.client.readResource({ uri: held.resourceUri });
-      const records = JSON.parse((json.contents[0] as { text: string }).text) as Record<string, unknown>[];
+      const records = await readAllRecords(s.client, held.resourceUri);
       expect(records).toHaveLength(held.fetchedRecords);
 
       const csv = await s.client.readResource({ uri: `${held.resourceUri}.csv` });

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllCsv, readAllRecords } from '../helpers/resources.js';
 
 type Rec = Record<string, unknown>;
 
@@ -63,8 +64,7 @@ function instant(value: unknown): number {
 }
 
 async function readJson(s: InProcess, uri: string): Promise<Rec[]> {
-  const read = await s.client.readResource({ uri });
-  return JSON.parse((read.contents[0] as { text: string }).text) as Rec[];
+  return (await readAllRecords(s.client, uri)) as Rec[];
 }
 
 function sc(result: CallToolResult): Rec {
@@ -923,7 +923,7 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       expect(out.fetchedRecords).toBe(raw.length);
       const id = String(out.resultId);
       const held = await readJson(s, String(out.resourceUri));
-      const csv = (await s.client.readResource({ uri: `${out.resourceUri}.csv` })).contents[0] as { text: string };
+      const csv = { text: await readAllCsv(s.client, String(out.resourceUri)) };
       const fields = Object.keys(held[0]);
       const grouped = await s.call('query_report', {
         resultId: id,

@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 type Rec = Record<string, unknown>;
 
@@ -78,8 +79,7 @@ describe('a 50,000-record report through a real MCP client', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     sc = result.structuredContent as Rec;
 
-    const read = await s.client.readResource({ uri: String(sc.resourceUri) });
-    held = JSON.parse((read.contents[0] as { text: string }).text) as Rec[];
+    held = (await readAllRecords(s.client, String(sc.resourceUri))) as Rec[];
     console.error(
       `[results-large] sandbox size ${SANDBOX_SIZE}: ${raw.length} records generated in ${generateMs} ms; ` +
         `report call (${Math.ceil(raw.length / 1000)} pages of 1000) ${fetchMs} ms; ` +

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 type Sc = { resultId: string; notes: string[]; rows: unknown[]; fetchedRecords: number };
 
@@ -41,10 +42,9 @@ describe('structuredContent budget and unknown columns', () => {
     expect(sc.notes[0]).toMatch(/^structuredContent\.rows holds the first \d+ of the \d+ rows asked for/);
     const next = await s.call('query_report', { resultId: big.resultId, limit: 1000, offset: sc.nextOffset });
     const sc2 = next.structuredContent as { rows: Array<{ RecordLocator: string }>; offset: number };
-    const all = JSON.parse(
-      ((await s.client.readResource({ uri: `reports://results/${big.resultId}` })).contents[0] as { text: string })
-        .text,
-    ) as Array<{ RecordLocator: string }>;
+    const all = (await readAllRecords(s.client, `reports://results/${big.resultId}`)) as Array<{
+      RecordLocator: string;
+    }>;
     expect(sc2.offset).toBe(sc.nextOffset);
     expect(sc2.rows[0].RecordLocator).toBe(all[sc.nextOffset].RecordLocator);
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Dataset, Sandbox } from '../../src/sandbox/service.js';
 import { decodeDates } from '../../src/upstream/service-date.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
@@ -55,7 +56,7 @@ async function readRecords(s: InProcess, uri: string): Promise<Rec[]> {
   const res = await s.client.readResource({ uri });
   expect(res.contents).toHaveLength(1);
   expect(res.contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
-  return JSON.parse((res.contents[0] as { text: string }).text) as Rec[];
+  return (await readAllRecords(s.client, uri)) as Rec[];
 }
 
 interface Checked {
