@@ -16,6 +16,7 @@ import {
   startHttpServer,
   startRefused,
 } from '../helpers/http-server.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -61,8 +62,7 @@ describe('--http: Streamable HTTP at /mcp', () => {
       });
       const groups = structured(q) as { matched: number; groups: Array<{ key: { Account: string }; count: number }> };
       expect(groups.matched).toBe(fetched);
-      const read = await a.client.readResource({ uri: String(out.resourceUri) });
-      const records = JSON.parse((read.contents[0] as { text: string }).text) as Array<{ Account: string }>;
+      const records = (await readAllRecords(a.client, String(out.resourceUri))) as Array<{ Account: string }>;
       expect(records.length).toBe(fetched);
       for (const g of groups.groups) expect(g.count).toBe(records.filter((r) => r.Account === g.key.Account).length);
     } finally {
