@@ -1,5 +1,5 @@
 /**
- * Configuration: every variable of CONTRACT.md section 2, parsed and validated once.
+ * Configuration: every variable of README.md's configuration table, parsed and validated once.
  * Nothing else in the program reads process.env. Each variable also has a --kebab-case flag
  * (REPORTS_PAGE_SIZE -> --page-size) that wins over the variable.
  */
@@ -25,7 +25,7 @@ export interface Config {
   demoReason?: 'forced' | 'no-credentials';
   resultsMaxBytes: number;
   resultsTtlMs: number;
-  /** `--http [HOST:]PORT`: serve Streamable HTTP instead of stdio (CONTRACT.md section 7). */
+  /** `--http [HOST:]PORT`: serve Streamable HTTP instead of stdio (README.md, "Serving a team over HTTP"). */
   http?: { host: string; port: number };
   httpToken?: string;
   /** Path of the JSON file of per-person tokens for HTTP mode. */
@@ -54,7 +54,7 @@ interface VariableDef {
   secret?: boolean;
 }
 
-/** The configuration table: README's table and the manifest's user_config follow it. */
+/** The configuration table: README's table follows it (`npm run docs`). */
 export const VARIABLES: readonly VariableDef[] = [
   {
     env: 'REPORTS_BASE_URL',

@@ -1,5 +1,5 @@
 /**
- * One error family for everything that can go wrong in a tool call (DESIGN.md example 4).
+ * One error family for everything that can go wrong in a tool call (docs/architecture.md).
  * Handlers only throw these; one boundary in the server turns them into `isError` results.
  * Messages are written for the assistant: what went wrong and what to do next. They never
  * carry the API key or a signature (see redact()).

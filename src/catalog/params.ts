@@ -1,6 +1,6 @@
 /**
  * Shared parameter specs, defined once with their model-facing descriptions
- * (DESIGN.md example 2). transactions.ts composes them; schema.ts turns them into zod;
+ * (docs/adding-a-transaction.md). transactions.ts composes them; schema.ts turns them into zod;
  * resolve.ts turns arguments into upstream query values.
  */
 import type { ParamSpec, TransactionDef } from './types.js';
@@ -50,7 +50,7 @@ export function enumOf(values: readonly string[], description: string, opts: Par
   return { kind: 'enum', description, values, required: opts.required ?? false };
 }
 
-/** A string flag holding "0" or "1" (upstream-notes.md: WithNotepad, IsPassive, ...). */
+/** A string flag holding "0" or "1" (WithNotepad, IsPassive, ...: docs/upstream.md, "Parameters worth knowing"). */
 export function flag01(description: string, opts: ParamOptions = {}): ParamSpec {
   return enumOf(['0', '1'], description, opts);
 }
@@ -62,7 +62,7 @@ export const pccs = list('PCCs (agency location IDs)');
 export const recordLocator = string('Booking record locator (PNR), e.g. ABC123');
 export const requestConsultantId = string('Sign-on of the requesting consultant');
 
-/** The company-scope pair of spec section 2.3, added to every C-marked transaction. */
+/** The company-scope pair (docs/upstream.md, "Requests"), added to every C-marked transaction. */
 export const companyScope = {
   OwningCompanyCode: list('Owning company codes'),
   UserName: string('Run as this company user (e-mail)'),

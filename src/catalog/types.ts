@@ -1,7 +1,7 @@
 /**
  * The shape of one catalog entry. The catalog (src/catalog/transactions.ts) is the single
- * declarative table of the 22 report transactions: tool registration, the manifest's tool
- * list, the README's tool table and the tests all iterate it.
+ * declarative table of the report transactions: tool registration, the README's tool table
+ * and the tests all iterate it (docs/architecture.md).
  */
 
 import type { EnvelopeKind } from '../upstream/envelope.js';
@@ -27,7 +27,7 @@ export interface ParamSpec {
 }
 
 export interface TransactionDef {
-  /** MCP tool name, snake_case (CONTRACT.md section 4). */
+  /** MCP tool name, snake_case: part of the public interface, never renamed. */
   tool: string;
   /** The upstream transaction name, e.g. `CarSegmentsByDate`. */
   transaction: string;
@@ -39,10 +39,10 @@ export interface TransactionDef {
   path: string;
   /** 'GET' only, or 'ALL' for the "(all verbs)" transactions (GET and POST). */
   verbs: 'GET' | 'ALL';
-  /** Marks of spec section 4: A (Accept header required), C (company scope), P (paging). */
+  /** The service's marks (docs/upstream.md, "Requests"): A (Accept header required), C (company scope), P (paging). */
   marks: { accept: boolean; company: boolean; paging: boolean };
   envelope: EnvelopeKind;
-  /** The record type name of spec section 2.5, e.g. `CarSegmentRecord`. */
+  /** The record type name the service publishes, e.g. `CarSegmentRecord`. */
   record: string;
   /** Upstream parameters (names case-as-written), excluding the company-scope and paging ones
    *  that the marks add. */

@@ -1,5 +1,5 @@
 /**
- * export_report (CONTRACT.md section 10): every held record matching `where` (read as
+ * export_report (README.md, "Exporting a result"): every held record matching `where` (read as
  * query_report reads it), in the columns asked for, written as CSV or XLSX into the export
  * folder under a name from the report (or the caller's name) and the day.
  */

@@ -1,5 +1,5 @@
 /**
- * The input of the query_report tool (CONTRACT.md section 5), as zod shapes the server
+ * The input of the query_report tool, as zod shapes the server
  * registers directly. Descriptions are read by the model on every tools/list: keep them short.
  */
 import { z } from 'zod';

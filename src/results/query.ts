@@ -1,5 +1,5 @@
 /**
- * query_report over held records (CONTRACT.md section 5): filter, group, aggregate, sort and
+ * query_report over held records (docs/architecture.md): filter, group, aggregate, sort and
  * page without calling the service.
  *
  * Comparison rules (also stated in query-schema.ts for the model):

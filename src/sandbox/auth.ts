@@ -1,5 +1,5 @@
 /**
- * The service's signature check (spec section 5, CONTRACT.md section 3): four headers, an
+ * The service's signature check (docs/upstream.md, "Signing"): four headers, an
  * HMAC-SHA256 over METHOD + URL + CONTENT-TYPE + DATE keyed with the API key, and a date no
  * more than five minutes from the service's clock. Messages say which check failed and never
  * carry the expected signature or the key.
@@ -68,7 +68,7 @@ export function checkSignature(
       verbose: `The API username '${username.slice(0, 80)}' is not registered with this service (it is the API username, not an application login e-mail).`,
     };
   }
-  // spec section 5: CONTENT-TYPE is one of application/json, application/xml, text/csv.
+  // The service documents CONTENT-TYPE as one of application/json, application/xml, text/csv.
   if (!CONTENT_TYPES.includes(contentType.trim().toLowerCase())) {
     return {
       code: 'Unauthorized',

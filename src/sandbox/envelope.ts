@@ -1,5 +1,5 @@
 /**
- * The response envelope of spec section 2.1 and the three wire formats: JSON (with the
+ * The response envelope (docs/upstream.md, "Envelope") and the three wire formats: JSON (with the
  * service's escaped `\/Date(...)\/` slashes), JSONP and CSV.
  */
 import type { JsonRecord } from './booking-detail.js';

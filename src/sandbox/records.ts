@@ -1,5 +1,5 @@
 /**
- * Renders dataset entities as the service's records (spec/interface.md section 2.5): exact
+ * Renders dataset entities as the service's records (the layouts it publishes): exact
  * field names in spec order, datetimes as service dates, absent optional members omitted,
  * DateTime.MinValue where a nullable date has no value. Types follow the spec: fields it
  * does not type are strings (so ServiceRef is a string in CarSegmentRecord and an integer in

@@ -1,5 +1,5 @@
 /**
- * The 22 transactions of spec/interface.md section 4: their paths, verbs, marks, envelope
+ * The service's public transactions (docs/upstream.md): their paths, verbs, marks, envelope
  * kind, parameters, and how each derives its records from the one dataset.
  *
  * Choices where the spec is silent (also listed in the sandbox's report to the lead):

@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox: a faithful simulator of the reporting service (spec/interface.md)
+ * The embedded sandbox: a faithful simulator of the reporting service (docs/upstream.md)
  * over HTTP on loopback, with deterministic synthetic data, the real signature check, the
  * envelope, paging, caching metadata, error envelopes, and injectable latency and faults.
  * Used by the demo, the tests and the benchmarks. node:http only.
@@ -249,7 +249,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         404,
         'NotFound',
         `No transaction at ${info.path}`,
-        'Unknown path: the public transactions are listed in spec/interface.md section 4 (for example /AirSegmentsByDate).',
+        'Unknown path: this service answers only its public report transactions (for example /AirSegmentsByDate).',
       );
     }
     const allowed = def.verbs === 'ALL' ? 'GET, POST' : 'GET';

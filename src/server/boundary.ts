@@ -3,7 +3,7 @@ import { ReportsError, redact } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /**
- * The one place where a thrown error becomes an MCP tool error (DESIGN.md example 3):
+ * The one place where a thrown error becomes an MCP tool error (docs/architecture.md):
  * handlers only throw; the assistant gets an `isError` result whose text says what went
  * wrong and what to do next. Secrets are redacted once more on the way out.
  */

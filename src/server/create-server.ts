@@ -13,7 +13,7 @@ import type { Runtime } from './runtime.js';
 export const SERVER_NAME = 'travel-reports-mcp';
 export const SERVER_VERSION = '0.1.0';
 
-/** Every tool the server lists, in order: the manifest and README follow this list. */
+/** Every tool the server lists, in order: the README's tool table and the tests follow this list. */
 export const TOOL_NAMES: readonly string[] = [
   ...TRANSACTIONS.map((t) => t.tool),
   'query_report',

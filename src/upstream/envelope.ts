@@ -14,9 +14,9 @@ export interface ParsedPage {
 }
 
 /**
- * Parses the envelope of spec/interface.md section 2.1. Tolerates what upstream-notes.md
- * says varies: `ResponseReport` as a list or as `{Item: object | list}` whichever kind was
- * expected, and absent `ResponseError`/`ResponseReport` members. A `ResponseError`, or a
+ * Parses the service's envelope (docs/upstream.md, "Envelope"). Tolerates what the published
+ * pages disagree on: `ResponseReport` as a list or as `{Item: object | list}` whichever kind
+ * was expected, and absent `ResponseError`/`ResponseReport` members. A `ResponseError`, or a
  * `Success` that is not the boolean true, becomes an upstream error carrying ErrorCode,
  * Message, StatusCode and VerboseMessage.
  */

@@ -3,7 +3,7 @@ import { ReportsError, redact } from '../errors.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
- * (DESIGN.md example 4). What is retryable is decided here and nowhere else:
+ * (docs/upstream.md, "Errors and retries"). What is retryable is decided here and nowhere else:
  * connection errors, timeouts, 429, 502, 503, 504. Never other 4xx, never 500.
  */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);

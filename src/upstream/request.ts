@@ -1,6 +1,6 @@
 /**
  * Builds the absolute request URL for one page. The string returned is what is signed AND
- * what is sent, byte for byte (CONTRACT.md section 3), so it is built once, here.
+ * what is sent, byte for byte (docs/upstream.md, "Requests"), so it is built once, here.
  * Query values are already upstream-ready strings (dates YYYYMMDD, lists comma-joined,
  * booleans true/false: see src/catalog/resolve.ts); parameter order is kept as given.
  */

@@ -1,7 +1,6 @@
 /**
  * ServiceStack JSON dates: `/Date(ms)/`, `/Date(ms+hhmm)/`, `/Date(ms-hhmm)/`
- * (upstream-notes.md "Dates"). Decoded to ISO 8601 keeping the writer's offset
- * (CONTRACT.md section 5); .NET DateTime.MinValue means "no value" and becomes null.
+ * (docs/upstream.md, "Dates"). Decoded to ISO 8601 keeping the writer's offset; .NET DateTime.MinValue means "no value" and becomes null.
  */
 const SERVICE_DATE = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 export const MIN_VALUE_MS = -62135596800000;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The service's request signature (spec/interface.md section 5, CONTRACT.md section 3):
+ * The service's request signature (docs/upstream.md, "Signing"):
  * base64(HMAC-SHA256(key, METHOD + URL + CONTENT-TYPE + DATE)), no separators.
  * Pure: the caller supplies the date, so a fixed clock gives a fixed signature.
  */

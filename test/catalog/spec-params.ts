@@ -1,6 +1,7 @@
 /**
- * spec/interface.md section 4, transcribed by hand and independently of
- * src/catalog/transactions.ts, keyed by tool name (CONTRACT.md section 4), in spec order.
+ * The service's published transactions, transcribed by hand and independently of
+ * src/catalog/transactions.ts (docs/architecture.md, "Three tables of transactions"), keyed by
+ * tool name, in the service's order.
  * `params` is every parameter the spec lists for the transaction, minus the paging ones
  * (Offset, Limit, TotalRecords, ResponseRecords: the server pages itself), plus
  * OwningCompanyCode and UserName for C-marked transactions. `required` is what the spec
@@ -376,7 +377,7 @@ export const SPEC_TRANSACTIONS: Record<string, SpecTransaction> = {
   },
 };
 
-/** The controls every report tool has (CONTRACT.md section 4), and the free-form object. */
+/** The controls every report tool has, and the free-form object. */
 export const CONTROLS = ['maxRecords', 'fields', 'rowLimit'];
 export const FREE_FORM = 'parameters';
 

@@ -1,7 +1,7 @@
 /**
  * The published catalog against the spec, as an assistant sees it: tools/list of a real SDK
  * Client talking to the server in demo mode. SPEC_TRANSACTIONS is the hand transcription of
- * spec/interface.md section 4 (independent of src/catalog).
+ * the service's published transactions (independent of src/catalog).
  */
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -30,7 +30,7 @@ const REPORT_OUTPUT_KEYS = [
   'summary',
   'rows',
 ];
-/** CONTRACT.md section 4: tokens an assistant pays for the tool definitions. */
+/** Tokens an assistant pays for the tool definitions (JSON of name, description, inputSchema / 4). */
 const TOKEN_BUDGET = 10_000;
 
 type JsonSchema = {
@@ -62,8 +62,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-test('tools/list names exactly the 22 report tools of the spec, then query_report, continue_report, diagnose_connection, export_report', () => {
-  expect(REPORT_TOOLS).toHaveLength(22);
+test('tools/list names exactly the report tools of the spec, then query_report, continue_report, diagnose_connection, export_report', () => {
   expect(tools.map((t) => t.name)).toEqual([
     ...REPORT_TOOLS,
     'query_report',

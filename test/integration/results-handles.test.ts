@@ -35,7 +35,7 @@ function serviceDate(value: unknown): { ms: number; offsetMin: number } | undefi
   return { ms: Number(m[1]), offsetMin: sign * (Number(off.slice(1, 3)) * 60 + Number(off.slice(3, 5))) };
 }
 
-/** CONTRACT.md section 5: ISO 8601 keeping the offset, no offset -> Z, MinValue -> null. */
+/** docs/upstream.md, Dates: ISO 8601 keeping the offset, no offset -> Z, MinValue -> null. */
 function decodeAll(value: unknown): unknown {
   const d = serviceDate(value);
   if (d) {

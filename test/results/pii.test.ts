@@ -7,7 +7,7 @@ import { runQuery } from '../../src/results/query.js';
 import { summarize } from '../../src/results/summarize.js';
 import { coupons, type Rec } from './fixtures.js';
 
-/** Coupons plus every place the service puts names, e-mails and phones (spec section 2.5). */
+/** Coupons plus every place the service puts names, e-mails and phones (the record layouts the service publishes). */
 function withPii(): Rec[] {
   return coupons().map((r, i) => ({
     ...r,

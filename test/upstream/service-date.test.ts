@@ -8,7 +8,7 @@ import {
   MIN_VALUE_DATE,
 } from '../../src/upstream/service-date.js';
 
-describe('/Date(...)/ decoding (CONTRACT.md section 5)', () => {
+describe('/Date(...)/ decoding (docs/upstream.md, Dates)', () => {
   test('keeps the writer offset', () => {
     expect(decodeServiceDate('/Date(1459781734000-0500)/')).toBe('2016-04-04T09:55:34.000-05:00');
     expect(decodeServiceDate('/Date(1459781734000+0530)/')).toBe('2016-04-04T20:25:34.000+05:30');
