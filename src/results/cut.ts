@@ -1,6 +1,6 @@
 /**
  * Values too long to show are cut, in rows, summaries and resource pages alike, with a
- * marker saying how long they were (CONTRACT.md section 5, Sizes). These are the helpers
+ * marker saying how long they were (docs/architecture.md, "Bounded output"). These are the helpers
  * every bounded output uses; cutText (src/errors.ts) writes the marker.
  */
 import { cutText } from '../errors.js';

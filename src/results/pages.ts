@@ -1,5 +1,5 @@
 /**
- * A held result read as resource pages (CONTRACT.md section 5): the records in order, split
+ * A held result read as resource pages (docs/architecture.md, "Bounded output"): the records in order, split
  * so that each page, once written as the text of a resources/read answer, keeps the whole
  * JSON-RPC message under 1 MB. A record too large for a page on its own has its long values
  * cut (with their length) so that it fits.

@@ -1,7 +1,7 @@
 /**
  * The one outbound guard: every JSON-RPC message the server writes passes here, whatever
  * tool, resource or SDK code produced it. Output is bounded at its source (rows, summaries,
- * resource pages); this is the guarantee behind it (CONTRACT.md section 5, Sizes):
+ * resource pages); this is the guarantee behind it (docs/architecture.md, "Bounded output"):
  * - no message over MAX_MESSAGE_BYTES (the SDK's stdio reader drops the connection on a big
  *   one; hosts cap a tool result at 1 MB);
  * - in a tool result no text, and no serialised structuredContent, over MAX_TEXT_CHARS;
