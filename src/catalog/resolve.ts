@@ -34,6 +34,8 @@ export interface ResolveContext extends DateContext {
   defaultUserName?: string;
   /** REPORTS_OWNING_COMPANY_CODES: sent by default; codes outside it are refused. */
   pinnedCompanyCodes?: readonly string[];
+  /** An HTTP person's UserName: sent on every transaction that takes it; another is refused. */
+  fixedUserName?: string;
 }
 
 export interface ReportControls {
@@ -85,6 +87,7 @@ export function resolveInput(
   if (def.freeForm && pinned && !Object.keys(query).some((k) => k.toLowerCase() === 'owningcompanycode')) {
     query.OwningCompanyCode = applyPinnedScope(undefined, pinned);
   }
+  if (ctx.fixedUserName) fixUserName(query, ctx.fixedUserName, userParam ?? (def.freeForm ? 'UserName' : undefined));
 
   return { query, controls: resolveControls(input) };
 }
@@ -172,6 +175,26 @@ function checkRanges(params: Record<string, ParamSpec>, query: Record<string, st
       `${endShown}is before ${name} ${startShown}; ${endName} must be on or after ${name}`,
     );
   }
+}
+
+/**
+ * A person's UserName is the only one their calls send (the service runs a request with that
+ * user's access rights). A free-form report whose parameters are unpublished gets it too: a
+ * service ignores a parameter it lacks, and one that takes it must not run as someone else.
+ */
+function fixUserName(query: Record<string, string>, fixed: string, param: string | undefined): void {
+  const given = Object.keys(query).filter((k) => k.toLowerCase() === 'username');
+  for (const key of given) {
+    if (query[key].toLowerCase() !== fixed.toLowerCase()) {
+      throw invalidInput(
+        key,
+        query[key],
+        `is not allowed: on this server your calls always run as your own UserName (${fixed}); leave ${key} out`,
+      );
+    }
+    query[key] = fixed;
+  }
+  if (given.length === 0 && param) query[param] = fixed;
 }
 
 /** Free-form parameters (their value types were checked by zod) -> upstream text. */

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { ownedBy } from '../results/held-results.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import type { Runtime } from '../server/runtime.js';
 import type { Identity } from './identity.js';
@@ -27,6 +28,7 @@ export function sessionRuntimes(rt: Runtime): (identity: Identity) => Runtime {
   return (identity) => ({
     ...rt,
     owner: identity.owner,
+    results: ownedBy(rt.store, identity.owner),
     fixedUserName: identity.userName,
     config: {
       ...rt.config,

@@ -11,11 +11,13 @@ import { isLoopback } from './origin.js';
 import { serveHttp } from './serve.js';
 import { sessionRuntimes } from './session-runtime.js';
 import { sharedTokenSource } from './shared-token.js';
+import { StartupError } from './startup-error.js';
+import { loadUsersFile } from './users-file.js';
 
 /** How long SIGTERM lets running calls finish before cancelling them. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-export class StartupError extends Error {}
+export { StartupError };
 
 export const NO_IDENTITY_SOURCE =
   'refusing to serve beyond loopback without an identity source: set REPORTS_HTTP_TOKEN, REPORTS_HTTP_USERS or REPORTS_OIDC_ISSUER (or bind to 127.0.0.1)';
@@ -23,6 +25,7 @@ export const NO_IDENTITY_SOURCE =
 export async function identitySources(config: Config): Promise<IdentitySource[]> {
   const sources: IdentitySource[] = [];
   if (config.httpToken) sources.push(sharedTokenSource(config.httpToken));
+  if (config.httpUsersFile) sources.push(loadUsersFile(config.httpUsersFile, config.owningCompanyCodes));
   return sources;
 }
 

@@ -10,6 +10,8 @@ import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {
   id: string;
+  /** Who fetched it ('local' on stdio, one HTTP identity): nobody else sees it. */
+  owner: string;
   /** Tool name of the report. */
   report: string;
   source: 'live' | 'demo';
@@ -166,14 +168,18 @@ export class ResultStore {
   }
 
   private notFound(id: string): ReportsError {
-    const ttl =
-      this.ttlMs >= 60_000 ? `${Math.round(this.ttlMs / 60_000)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
-    return new ReportsError(
-      'not_found',
-      `No result ${quote(id)} is held. Results expire ${ttl} after their last use, and the ` +
-        `least recently used are evicted when memory runs short. Run the report again for a new resultId.`,
-    );
+    return resultNotFound(id, this.ttlMs);
   }
+}
+
+/** The one answer for a result that is unknown, expired, evicted, or someone else's. */
+export function resultNotFound(id: string, ttlMs: number): ReportsError {
+  const ttl = ttlMs >= 60_000 ? `${Math.round(ttlMs / 60_000)} minutes` : `${Math.round(ttlMs / 1000)} seconds`;
+  return new ReportsError(
+    'not_found',
+    `No result ${quote(id)} is held. Results expire ${ttl} after their last use, and the ` +
+      `least recently used are evicted when memory runs short. Run the report again for a new resultId.`,
+  );
 }
 
 /** JSON length of the records; over 500 records, scaled from one record in each of 500 equal

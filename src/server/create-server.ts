@@ -55,7 +55,7 @@ export function createServer(rt: Runtime): McpServer {
   registerResultTools(server, rt);
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
-  registerResultResources(server, rt.store);
+  registerResultResources(server, rt.results);
   registerPrompts(server);
   return server;
 }

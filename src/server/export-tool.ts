@@ -68,7 +68,7 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
           JSON.stringify(args.resultId),
           "is not a resultId; expected the id a report tool returned (like 'r_AbC123…')",
         );
-      const stored = rt.store.get(args.resultId);
+      const stored = await rt.results.get(args.resultId);
       const out = await exportResult(stored, args, {
         folder: rt.config.exportDir,
         now: rt.now(),

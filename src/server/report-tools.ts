@@ -36,6 +36,7 @@ async function callReport(rt: Runtime, def: TransactionDef, args: Record<string,
     now: rt.now(),
     defaultUserName: rt.config.userName,
     pinnedCompanyCodes: rt.config.owningCompanyCodes,
+    fixedUserName: rt.fixedUserName,
   });
   const notes: string[] = [];
   let maxRecords = controls.maxRecords ?? rt.config.maxRecords;

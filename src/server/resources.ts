@@ -2,8 +2,8 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/index.js';
 import { recordsToCsv } from '../results/csv.js';
+import type { OwnedResults } from '../results/held-results.js';
 import { csvPages, jsonPages } from '../results/pages.js';
-import type { ResultStore } from '../results/store.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
   return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
@@ -14,12 +14,12 @@ function pageUri(resultId: string, page: number, csv = false): string {
  * each naming the next) and `reports://results/{resultId}.csv` (CSV pages), listed by
  * resources/list. Every page keeps its resources/read answer under 1 MB (results/pages.ts).
  */
-export function registerResultResources(server: McpServer, store: ResultStore): void {
+export function registerResultResources(server: McpServer, store: OwnedResults): void {
   server.registerResource(
     'report-result',
     new ResourceTemplate('reports://results/{resultId}', {
       list: async () => ({
-        resources: store.list().map((r) => ({
+        resources: (await store.list()).map((r) => ({
           uri: resultUri(r.id),
           name: `${r.report} ${r.id}`,
           description: `${r.records.length} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, fetched ${new Date(r.createdAt).toISOString()}`,
@@ -35,7 +35,7 @@ export function registerResultResources(server: McpServer, store: ResultStore): 
     },
     async (uri) => {
       const { id, csv, page } = parseResultUri(uri.href);
-      const stored = store.get(id);
+      const stored = await store.get(id);
       if (csv) {
         const { columns, pages } = csvPages(stored.records);
         const n = checkPage(page, pages.length, uri.href);

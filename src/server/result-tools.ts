@@ -37,7 +37,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
     },
     guard('query_report', secrets, rt.log, async (args) => {
       const { resultId: id, ...query } = args;
-      return presentQuery(rt.store.get(id), query);
+      return presentQuery(await rt.results.get(id), query);
     }),
   );
 
@@ -59,7 +59,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Continue an incomplete report', ...READ_ONLY_ANNOTATIONS },
     },
     guard('continue_report', secrets, rt.log, async (args, extra: ToolExtra) => {
-      const stored = rt.store.get(args.resultId);
+      const stored = await rt.results.get(args.resultId);
       const def = TRANSACTIONS.find((t) => t.tool === stored.report);
       if (!def)
         throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);

@@ -19,7 +19,7 @@ export async function runReport(
 ): Promise<StoredResult> {
   const outcome = await fetchFor(rt, def, query, opts);
   const records = outcome.pages.flatMap((p) => p.records).map(rt.redact);
-  return rt.store.put({
+  return rt.results.put({
     report: def.tool,
     source: rt.source,
     // The echo too: PaxSurname and the like carry traveller names.
@@ -56,7 +56,7 @@ export async function continueReport(
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;
   const complete = outcome.complete && total !== null && coversAll(held, total);
-  return rt.store.update(stored.id, {
+  return rt.results.update(stored.id, {
     records: pages.flatMap((p) => p.records),
     held,
     totalRecords: total,

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { secretsOf } from '../config.js';
 import { ReportsError } from '../errors.js';
 import { type Logger, stderrLogger } from '../log.js';
+import { type HeldResults, type OwnedResults, ownedBy } from '../results/held-results.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import { ResultStore } from '../results/store.js';
 import { UpstreamClient } from '../upstream/client.js';
@@ -17,7 +18,10 @@ export interface Runtime {
   config: Config;
   source: 'live' | 'demo';
   upstream: UpstreamClient;
-  store: ResultStore;
+  /** Every held result (in memory, or in Redis shared by replicas). */
+  store: HeldResults;
+  /** The results of `owner`: what this server instance's tools and resources see. */
+  results: OwnedResults;
   log: Logger;
   now: () => Date;
   /** REPORTS_REDACT_PII masking, one key per process so a traveller masks the same in
@@ -91,6 +95,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     source: config.demo ? 'demo' : 'live',
     upstream,
     store,
+    results: ownedBy(store, 'local'),
     log,
     now,
     redact: createRedactor(config.redactPii),

@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
+import type { ResultStore } from '../../src/results/store.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllCsv, readAllRecords } from '../helpers/resources.js';
 
@@ -101,17 +102,19 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
         Remark: `Long free text remark number ${i} `.repeat(6),
       });
     }
-    id = s.rt.store.put({
-      report: 'air_segments_by_date',
-      source: 'demo',
-      query: { DateStart: '20260101', DateEnd: '20261231' },
-      sentQuery: { DateStart: '20260101', DateEnd: '20261231' },
-      totalRecords: N,
-      complete: true,
-      notes: [],
-      records,
-      held: [{ offset: 0, count: N }],
-    }).id;
+    id = (
+      await s.rt.results.put({
+        report: 'air_segments_by_date',
+        source: 'demo',
+        query: { DateStart: '20260101', DateEnd: '20261231' },
+        sentQuery: { DateStart: '20260101', DateEnd: '20261231' },
+        totalRecords: N,
+        complete: true,
+        notes: [],
+        records,
+        held: [{ offset: 0, count: N }],
+      })
+    ).id;
   });
 
   afterAll(async () => {
@@ -207,7 +210,7 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
     expect(out.complete).toBe(true);
     return { id: String(out.resultId), count: Number(out.fetchedRecords) };
   };
-  const bytesOf = (id: string) => s.rt.store.list().find((r) => r.id === id)?.bytes ?? 0;
+  const bytesOf = (id: string) => (s.rt.store as ResultStore).list().find((r) => r.id === id)?.bytes ?? 0;
   const MAX = 1024 * 1024;
 
   it('drops the least recently used result; its id then gives not_found with what to do', async () => {
@@ -218,7 +221,7 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
     const c = await run('20260401', '20260515');
     // A was the oldest and untouched: it is gone; B and C remain.
     expect(
-      s.rt.store
+      (s.rt.store as ResultStore)
         .list()
         .map((r) => r.id)
         .sort(),
@@ -253,14 +256,14 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
     const d = await run('20260201', '20260228');
     expect(bytesOf(b.id) + bytesOf(d.id)).toBeLessThanOrEqual(MAX);
     expect(
-      s.rt.store
+      (s.rt.store as ResultStore)
         .list()
         .map((r) => r.id)
         .sort(),
     ).toEqual([b.id, d.id].sort());
     expect((await s.call('query_report', { resultId: c.id })).isError).toBe(true);
     expect(sc(await s.call('query_report', { resultId: b.id, limit: 1 })).matched).toBe(b.count);
-    expect(s.rt.store.bytes).toBeLessThanOrEqual(MAX);
+    expect((s.rt.store as ResultStore).bytes).toBeLessThanOrEqual(MAX);
   });
 });
 

@@ -50,7 +50,7 @@ describe('structuredContent budget and unknown columns', () => {
   });
 
   it('an unknown column keeps the result: default columns and a note naming the field', async () => {
-    const before = s.rt.store.list().length;
+    const before = (await s.rt.results.list()).length;
     const result = await s.call('air_segments_by_date', {
       DateStart: '20261101',
       DateEnd: '20261107',
@@ -58,7 +58,7 @@ describe('structuredContent budget and unknown columns', () => {
     });
     expect(result.isError).toBeFalsy();
     const sc = result.structuredContent as Sc;
-    expect(s.rt.store.list().length).toBe(before + 1);
+    expect((await s.rt.results.list()).length).toBe(before + 1);
     expect(sc.notes).toHaveLength(1);
     expect(sc.notes[0]).toBe(
       "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus. It is left out of the columns.",
@@ -85,17 +85,19 @@ describe('structured budget edge cases', () => {
       { K: 'x'.repeat(70_000), N: 0 },
       ...Array.from({ length: 300 }, (_, i) => ({ K: `${String(i).padStart(3, '0')}${'k'.repeat(400)}`, N: i + 1 })),
     ];
-    id = s.rt.store.put({
-      report: 'air_segments_by_date',
-      source: 'demo',
-      query: {},
-      sentQuery: {},
-      totalRecords: records.length,
-      complete: true,
-      notes: [],
-      records,
-      held: [{ offset: 0, count: records.length }],
-    }).id;
+    id = (
+      await s.rt.results.put({
+        report: 'air_segments_by_date',
+        source: 'demo',
+        query: {},
+        sentQuery: {},
+        totalRecords: records.length,
+        complete: true,
+        notes: [],
+        records,
+        held: [{ offset: 0, count: records.length }],
+      })
+    ).id;
   });
   afterAll(() => s.close());
 

@@ -7,6 +7,7 @@ import { coupons } from './fixtures.js';
 function result(report: string, kb: number): NewResult {
   const records = Array.from({ length: kb }, (_, i) => ({ Id: i, Text: 'x'.repeat(1000) }));
   return {
+    owner: 'local',
     report,
     source: 'demo',
     query: { DateStart: '20261101' },

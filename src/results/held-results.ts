@@ -1,0 +1,50 @@
+/**
+ * Where held results live: in this process (store.ts) or in Redis (redis-store.ts), behind
+ * one interface, and the owner check every caller goes through.
+ */
+import type { NewResult, ResultPatch, StoredResult } from './store.js';
+import { resultNotFound } from './store.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** A store of results by id. The in-memory store answers at once, Redis asynchronously. */
+export interface HeldResults {
+  readonly ttlMs: number;
+  put(input: NewResult): MaybePromise<StoredResult>;
+  /** Throws not_found when unknown, expired or evicted; marks the result as just used. */
+  get(id: string): MaybePromise<StoredResult>;
+  update(id: string, patch: ResultPatch): MaybePromise<StoredResult>;
+  /** Every held result, most recently updated first. */
+  list(): MaybePromise<StoredResult[]>;
+}
+
+/** One owner's view of the store: their results only. */
+export interface OwnedResults {
+  readonly owner: string;
+  put(input: Omit<NewResult, 'owner'>): Promise<StoredResult>;
+  get(id: string): Promise<StoredResult>;
+  update(id: string, patch: Omit<ResultPatch, 'owner'>): Promise<StoredResult>;
+  list(): Promise<StoredResult[]>;
+}
+
+/**
+ * Someone else's result answers exactly like an unknown one, so a resultId seen in a log or
+ * a shared screen tells another person nothing, not even that it exists.
+ */
+export function ownedBy(store: HeldResults, owner: string): OwnedResults {
+  const mine = async (id: string): Promise<StoredResult> => {
+    const result = await store.get(id);
+    if (result.owner !== owner) throw resultNotFound(id, store.ttlMs);
+    return result;
+  };
+  return {
+    owner,
+    put: async (input) => store.put({ ...input, owner }),
+    get: mine,
+    update: async (id, patch) => {
+      await mine(id);
+      return store.update(id, { ...patch, owner });
+    },
+    list: async () => (await store.list()).filter((r) => r.owner === owner),
+  };
+}
