@@ -185,7 +185,7 @@ describe('export_report as CSV', () => {
   });
 
   it('keeps accents and quotes, and defuses text a spreadsheet would run as a formula', async () => {
-    const stored = s.rt.store.put({
+    const stored = await s.rt.results.put({
       report: 'qc_comments_for_consultant',
       source: 'demo',
       query: {},
