@@ -121,8 +121,11 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       else res.end();
     });
   });
-  // Bounded header and request times: a slow client cannot hold a socket open for ever.
-  http.headersTimeout = 30_000;
+  // Idle keep-alive sockets stay open longer than clients keep them (undici: 4 s by default),
+  // so a client never sends a request on a socket the server is closing at that moment.
+  http.keepAliveTimeout = 60_000;
+  // Bounded header time: a slow client cannot hold a socket open for ever (must exceed keepAliveTimeout).
+  http.headersTimeout = 65_000;
   http.requestTimeout = 0; // SSE streams and long reports are legitimate long requests.
 
   await new Promise<void>((resolve, reject) => {
