@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, secretsOf, VARIABLES } from './config.js';
-import { StartupError, startHttpMode } from './http/start.js';
 import { stderrLogger } from './log.js';
 import { createServer } from './server/create-server.js';
 import { createRuntime } from './server/runtime.js';
@@ -33,6 +32,8 @@ async function main(): Promise<void> {
     log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`),
   );
   if (config.http) {
+    // Loaded only in HTTP mode: stdio start-up does not pay for the HTTP stack.
+    const { StartupError, startHttpMode } = await import('./http/start.js');
     try {
       await startHttpMode(config, log);
     } catch (err) {
