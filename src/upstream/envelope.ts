@@ -1,4 +1,4 @@
-import { describeValue, ReportsError } from '../errors.js';
+import { cutText, describeValue, ReportsError } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -11,6 +11,8 @@ export interface ParsedPage {
   /** PagingMetadata.ResponseRecords, or null when absent. */
   responseRecords: number | null;
   fromCache: boolean;
+  /** Why a TotalRecords that was sent cannot be used as a count (1e20, -1, 'many'). */
+  unusableTotal?: string;
 }
 
 /**
@@ -47,11 +49,18 @@ export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: strin
   const records = reportRecords(env.ResponseReport, expected, path);
   const paging = meta.PagingMetadata as Record<string, unknown> | undefined;
   const cache = meta.CacheMetadata as Record<string, unknown> | undefined;
+  const totalRecords = toCount(paging?.TotalRecords);
+  const sent = paging?.TotalRecords;
   return {
     records,
-    totalRecords: toCount(paging?.TotalRecords),
+    totalRecords,
     responseRecords: toCount(paging?.ResponseRecords),
     fromCache: cache?.IsFromCache === true,
+    ...(totalRecords === null && sent !== undefined && sent !== null
+      ? {
+          unusableTotal: `The service sent TotalRecords ${cutText(typeof sent === 'string' ? sent : (JSON.stringify(sent) ?? String(sent)), 40)}, which is not a usable count; records were read page by page until a short page, within the cap.`,
+        }
+      : {}),
   };
 }
 
@@ -116,5 +125,6 @@ function upstreamFailure(error: unknown, path: string): ReportsError {
 
 function toCount(v: unknown): number | null {
   const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
+  // Beyond 2^53 a number is not a count: it cannot be added to or compared exactly.
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
 }

@@ -58,8 +58,15 @@ async function walkPages(walk: PageWalk, held: Interval[]): Promise<number | nul
   }
   walk.progressTotal = total === null ? first.count : Math.min(total - coveredCount(held, total), walk.budget);
   if (whole) return takeOneAnswer(walk, held, page0.records, page0.records.length);
+  if (page0.unusableTotal) walk.noteInconsistent(page0.unusableTotal);
   walk.budget -= first.count;
-  walk.accept(first, page0.records, total, total !== null && first.offset + first.count <= total);
+  walk.accept(
+    first,
+    page0.records,
+    total,
+    total !== null && first.offset + first.count <= total,
+    page0.responseRecords,
+  );
   if (total === null) return walkSequentially(walk, first, page0.records);
   return fetchConcurrently(walk, held, first, total);
 }
@@ -69,7 +76,7 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
   if (walk.signal.aborted) throw cancelledError(walk.signal);
   const { req, notes, failures } = walk;
   const pages = [...walk.pages].sort((a, b) => a.offset - b.offset);
-  notes.push(...walk.failureNotes());
+  notes.push(...walk.evidenceNotes(total), ...walk.failureNotes());
   const held = mergeIntervals(req.held?.intervals ?? []);
   const nowHeld = mergeIntervals([...held, ...pages.map((p) => ({ offset: p.offset, count: p.records.length }))]);
   const missing = total === null ? null : total - coveredCount(nowHeld, total);

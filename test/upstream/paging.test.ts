@@ -27,7 +27,7 @@ describe('paging', () => {
       [500, 1000],
       [1000, 1500],
       [1500, 2000],
-      [2000, 2345],
+      [2000, 2500],
     ]);
     expect(svc.requests.every((r) => r.signatureOk)).toBe(true);
     expect(svc.requests.every((r) => r.url.includes('?DateStart=20260101&Account=ACME,GLOBEX&Offset='))).toBe(true);
@@ -66,14 +66,14 @@ describe('paging', () => {
     expect(small.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 500]]);
   });
 
-  test('stops exactly at maxRecords: 1234 with pages of 500 -> Limits 500, 500, 234', async () => {
+  test('stops exactly at maxRecords: 1234 with pages of 500 -> Limit 500 on every page, the extras dropped', async () => {
     const svc = await service({ total: 5000 });
     const out = await fetchReport(client(svc.url), req({ maxRecords: 1234 }));
     expect(seqs(out)).toEqual(range(0, 1234));
     expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([
       [0, 500],
       [500, 500],
-      [1000, 234],
+      [1000, 500],
     ]);
     expect(out.complete).toBe(false);
     expect(out.totalRecords).toBe(5000);
@@ -82,10 +82,10 @@ describe('paging', () => {
     ]);
   });
 
-  test('maxRecords smaller than a page: one request with Limit = maxRecords', async () => {
+  test('maxRecords smaller than a page: one request with the page size as Limit, the rest dropped', async () => {
     const svc = await service({ total: 5000 });
     const out = await fetchReport(client(svc.url), req({ maxRecords: 20 }));
-    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 20]]);
+    expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 500]]);
     expect(seqs(out)).toEqual(range(0, 20));
     expect(out.complete).toBe(false);
   });
@@ -230,7 +230,7 @@ describe('no PagingMetadata: a sequential walk until a short page', () => {
     expect(svc.requests.map((r) => [r.offset, r.limit])).toEqual([
       [0, 500],
       [500, 500],
-      [1000, 100],
+      [1000, 500],
     ]);
     expect(seqs(out)).toEqual(range(0, 1100));
     expect(out).toMatchObject({ totalRecords: null, complete: false });
@@ -266,12 +266,12 @@ describe('continue (held): only the missing ranges', () => {
       1234, 1734, 2234, 2734, 3234, 3734, 4234, 4734,
     ]);
     expect(svc.requests[0].offset).toBe(1234);
-    expect(requestedWindows(svc).at(-1)).toEqual([4734, 5000]);
+    expect(requestedWindows(svc).at(-1)).toEqual([4734, 5234]);
     expect(seqs(out)).toEqual(range(1234, 5000));
     expect(out).toMatchObject({ totalRecords: 5000, complete: true, notes: [] });
   });
 
-  test('holes in the middle and at the start are filled, nothing held is requested', async () => {
+  test('holes in the middle and at the start are filled; held records a constant Limit brings along are dropped', async () => {
     const svc = await service({ total: 3000 });
     const held = [
       { offset: 500, count: 500 },
@@ -283,7 +283,7 @@ describe('continue (held): only the missing ranges', () => {
       [0, 500],
       [1000, 1500],
       [2200, 2700],
-      [2700, 2900],
+      [2700, 3200],
     ]);
     expect(svc.requests[0].offset).toBe(0);
     expect(seqs(out)).toEqual([...range(0, 500), ...range(1000, 1500), ...range(2200, 2900)]);
@@ -317,7 +317,7 @@ describe('continue (held): only the missing ranges', () => {
       [1000, 1500],
       [1500, 2000],
       [2000, 2500],
-      [2500, 2600],
+      [2500, 3000],
     ]);
     expect(seqs(out)).toEqual(range(1000, 2600));
   });
@@ -330,7 +330,7 @@ describe('continue (held): only the missing ranges', () => {
     );
     expect(svc.requests.map((r) => [r.offset, r.limit]).sort((a, b) => a[0] - b[0])).toEqual([
       [1234, 500],
-      [1734, 200],
+      [1734, 500],
     ]);
     expect(out.complete).toBe(false);
     expect(out.notes).toEqual([

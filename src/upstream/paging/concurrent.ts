@@ -16,8 +16,15 @@ export async function fetchConcurrently(
   // starts at its Limit, not after the extras).
   const plan = windows(gaps(mergeIntervals([...held, first]), total), walk.req.pageSize, walk.budget);
   for (const interval of plan) walk.budget -= interval.count;
-  await Promise.all(
-    plan.map(async (interval) => {
+  // Workers take windows in offset order, as many at once as the client sends requests, so a
+  // window is only requested while the records have not been seen to end before it.
+  const queue = [...plan];
+  const worker = async () => {
+    for (let interval = queue.shift(); interval; interval = queue.shift()) {
+      if (walk.endSeen !== undefined && interval.offset >= walk.endSeen) {
+        walk.skip(interval);
+        continue;
+      }
       try {
         const page = await walk.get(interval);
         if (page.totalRecords !== null && page.totalRecords !== total && !walk.inconsistent) {
@@ -26,11 +33,12 @@ export async function fetchConcurrently(
               'so records may be missing or repeated; run the report again.',
           );
         }
-        walk.accept(interval, page.records, total, true);
+        walk.accept(interval, page.records, total, true, page.responseRecords);
       } catch (err) {
         walk.fail(interval, err);
       }
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker));
   return total;
 }

@@ -29,8 +29,8 @@ export async function walkSequentially(
         break;
       }
       previousFirst = key;
-      walk.accept(interval, page.records, null, false);
-      last = { count: page.records.length, limit: interval.count };
+      walk.accept(interval, page.records, null, false, page.responseRecords);
+      last = { count: Math.min(page.records.length, interval.count), limit: interval.count };
       offset += last.count;
     } catch (err) {
       walk.fail(interval, err);

@@ -3,6 +3,7 @@
  * accepted pages, the notes, the pages that failed, the record budget left. Every page a
  * strategy keeps passes through accept(), the one place per-page checks and work belong.
  */
+import { createHash } from 'node:crypto';
 import { ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
 import { decodeDatesInPlace } from '../service-date.js';
@@ -29,6 +30,20 @@ export class PageWalk {
   inconsistent = false;
   /** The total the progress notifications count towards. */
   progressTotal = 0;
+  /**
+   * Where the service's records ran out: the end of the first page that came back short or
+   * empty although the total promised more. Windows beyond it are not requested (a lying
+   * TotalRecords of 1e9 would otherwise plan thousands of empty pages).
+   */
+  endSeen: number | undefined;
+  /** Identity (hash of the record as sent) of every record accepted -> offset of its page. */
+  private readonly seen = new Map<string, number>();
+  /** Pages that carried records of other pages, and how many. */
+  private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
+  /** Pages that came back shorter than promised. */
+  private readonly shortPages: Array<{ interval: Interval; got: number; total: number | null }> = [];
+  /** Windows not requested because the records had run out before them. */
+  private skipped = { pages: 0, records: 0 };
 
   constructor(
     private readonly client: UpstreamClient,
@@ -39,6 +54,11 @@ export class PageWalk {
     this.budget = req.maxRecords;
   }
 
+  /** How many requests the client sends at once (its process-wide limit). */
+  get concurrency(): number {
+    return Math.max(1, this.client.limiter.limit);
+  }
+
   /** One request for `interval` (without Offset/Limit for a transaction without paging). */
   async get(interval: Interval): Promise<PageAnswer> {
     const { req } = this;
@@ -46,7 +66,9 @@ export class PageWalk {
       path: req.path,
       query: req.query,
       envelope: req.envelope,
-      ...(req.paged !== false ? { offset: interval.offset, limit: interval.count } : {}),
+      // Limit is the page size on every page, the last included: a service may compute its
+      // windows from Limit. Records past what this call needs are dropped in accept().
+      ...(req.paged !== false ? { offset: interval.offset, limit: req.pageSize } : {}),
       signal: this.signal,
       deadline: this.deadline,
       budgetMs: req.budgetMs,
@@ -59,27 +81,111 @@ export class PageWalk {
    * Keeps the records answered for `interval`: extras beyond its count are dropped and, when
    * the page should have been full (`expectFull`), a short one is noted as missing records.
    */
-  accept(interval: Interval, records: Record<string, unknown>[], total: number | null, expectFull: boolean): void {
+  accept(
+    interval: Interval,
+    records: Record<string, unknown>[],
+    total: number | null,
+    expectFull: boolean,
+    responseRecords: number | null = null,
+  ): void {
+    const limit = this.req.paged === false ? interval.count : Math.max(this.req.pageSize, interval.count);
     let kept = records;
-    if (records.length > interval.count) {
+    if (records.length > limit) {
       kept = records.slice(0, interval.count);
       this.noteInconsistent(
-        `The page at Offset ${interval.offset} returned ${records.length} records for Limit ${interval.count}; ` +
-          `the extra ${records.length - interval.count} were dropped to avoid duplicates.`,
+        `The page at Offset ${interval.offset} returned ${records.length} records for Limit ${limit}; ` +
+          `the extra ${records.length - limit} were dropped to avoid duplicates.`,
       );
+    } else if (records.length > interval.count) {
+      // Past the cap, or already held (continue_report): asked for only because Limit is constant.
+      kept = records.slice(0, interval.count);
     } else if (expectFull && records.length < interval.count) {
-      const last = interval.offset + interval.count - 1;
+      this.inconsistent = true;
+      this.shortPages.push({ interval, got: records.length, total });
+      // An empty page means the records ran out: windows after it are not requested. (A short
+      // one may be a service capping its page size: later windows may still hold records.)
+      if (records.length === 0 && (this.endSeen === undefined || interval.offset < this.endSeen))
+        this.endSeen = interval.offset;
+    }
+    if (responseRecords !== null && responseRecords !== records.length) {
       this.noteInconsistent(
-        records.length === 0
-          ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${total}; ` +
-              `records ${interval.offset}-${last} are missing.`
-          : `The page at Offset ${interval.offset} returned ${records.length} records where ${interval.count} were promised; ` +
-              `records ${interval.offset + records.length}-${last} are missing.`,
+        `The page at Offset ${interval.offset} says ResponseRecords ${responseRecords} but carries ${records.length} records.`,
       );
     }
+    this.checkIdentity(interval.offset, kept);
     this.pages.push({ offset: interval.offset, records: kept.map((r) => decodeDatesInPlace(r)) });
     this.fetched += kept.length;
     this.req.onProgress?.(this.fetched, Math.max(this.progressTotal, this.fetched));
+  }
+
+  /** A window not requested: the service's records ended before it (see endSeen). */
+  skip(interval: Interval): void {
+    this.skipped.pages++;
+    this.skipped.records += interval.count;
+  }
+
+  /**
+   * Records identical to a record of ANOTHER page (in every field, as sent) mean the service
+   * answered overlapping or repeated windows: the result cannot be complete. Identical records
+   * within one page are the service's own and are kept as they are.
+   */
+  private checkIdentity(offset: number, records: readonly Record<string, unknown>[]): void {
+    const mine = new Set<string>();
+    let repeated = 0;
+    let of: number | undefined;
+    for (const r of records) {
+      const id = createHash('sha1').update(JSON.stringify(r)).digest('base64');
+      const where = this.seen.get(id);
+      if (where !== undefined && where !== offset) {
+        repeated++;
+        of ??= where;
+      } else mine.add(id);
+    }
+    for (const id of mine) if (!this.seen.has(id)) this.seen.set(id, offset);
+    if (repeated > 0) {
+      this.inconsistent = true;
+      this.repeats.push({ offset, of: of!, count: repeated });
+    }
+  }
+
+  /** One note each for repeated pages and for short or empty pages, however many there were. */
+  evidenceNotes(total: number | null): string[] {
+    const notes: string[] = [];
+    if (this.repeats.length) {
+      const n = this.repeats.reduce((s, r) => s + r.count, 0);
+      const first = [...this.repeats].sort((a, b) => a.offset - b.offset)[0];
+      notes.push(
+        `${n} records in ${plural(this.repeats.length, 'page')} repeat records of other pages ` +
+          `(the page at Offset ${first.offset} repeats records of the page at Offset ${first.of}): the service answered ` +
+          'overlapping pages, so counts over this result may include records twice; run the report again.',
+      );
+    }
+    // The first few short pages each say which records are missing; the rest are counted.
+    const short = [...this.shortPages].sort((x, y) => x.interval.offset - y.interval.offset);
+    for (const { interval, got, total: promised } of short.slice(0, SHORT_PAGES_NAMED)) {
+      const last = interval.offset + interval.count - 1;
+      notes.push(
+        got === 0
+          ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${promised}; ` +
+              `records ${interval.offset}-${last} are missing.`
+          : `The page at Offset ${interval.offset} returned ${got} records where ${interval.count} were promised; ` +
+              `records ${interval.offset + got}-${last} are missing.`,
+      );
+    }
+    const rest = short.slice(SHORT_PAGES_NAMED);
+    if (rest.length) {
+      const missing = rest.reduce((n, p) => n + p.interval.count - p.got, 0);
+      notes.push(
+        `${plural(rest.length, 'more page')} (from Offset ${rest[0].interval.offset}) came back short or empty: ${missing.toLocaleString('en-US')} more promised records are missing.`,
+      );
+    }
+    if (this.skipped.pages) {
+      notes.push(
+        `${plural(this.skipped.pages, 'further page')} (${this.skipped.records.toLocaleString('en-US')} records) were not requested: ` +
+          `the page at Offset ${this.endSeen} came back empty, so the service has fewer records than its TotalRecords (${total?.toLocaleString('en-US')}) says; run the report again or narrow the filters.`,
+      );
+    }
+    return notes;
   }
 
   /** A page that could not be fetched: noted for the outcome, unless the call was cancelled (rethrown). */
@@ -109,4 +215,11 @@ export class PageWalk {
       return `${records} records in ${pages} (from Offset ${first}) were not fetched: ${message.replace(/\.$/, '')}. continue_report fetches them.`;
     });
   }
+}
+
+/** Short pages named one by one in the notes; beyond them they are counted in one note. */
+const SHORT_PAGES_NAMED = 3;
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
