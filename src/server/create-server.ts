@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
+import { registerResultView } from '../view/resource.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
 import { guardOutbound } from './outbound.js';
@@ -56,6 +57,7 @@ export function createServer(rt: Runtime): McpServer {
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
   registerResultResources(server, rt.results);
+  registerResultView(server);
   registerPrompts(server);
   return server;
 }

@@ -4,6 +4,7 @@ import { inputSchema } from '../catalog/schema.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { presentReport, reportResultSchema } from '../presentation/index.js';
+import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
@@ -22,6 +23,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         inputSchema: inputSchema(def),
         outputSchema: reportResultSchema.shape,
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
+        _meta: RESULT_VIEW_TOOL_META,
       },
       guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) =>
         callReport(rt, def, args, extra),

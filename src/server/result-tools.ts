@@ -5,6 +5,7 @@ import { TRANSACTIONS } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery, queryResultSchema, reportResultSchema } from '../presentation/index.js';
 import { queryArgsShape } from '../results/query-schema.js';
+import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
@@ -34,6 +35,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       inputSchema: z.object(queryArgsShape).strict(),
       outputSchema: queryResultSchema.shape,
       annotations: { title: 'Query a report result', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
+      _meta: RESULT_VIEW_TOOL_META,
     },
     guard('query_report', secrets, rt.log, async (args) => {
       const { resultId: id, ...query } = args;
@@ -57,6 +59,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
         .strict(),
       outputSchema: reportResultSchema.shape,
       annotations: { title: 'Continue an incomplete report', ...READ_ONLY_ANNOTATIONS },
+      _meta: RESULT_VIEW_TOOL_META,
     },
     guard('continue_report', secrets, rt.log, async (args, extra: ToolExtra) => {
       const stored = await rt.results.get(args.resultId);

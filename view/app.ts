@@ -1,0 +1,360 @@
+/**
+ * The result view (an MCP App): the host hands it a report tool's (or query_report's) result;
+ * it shows the headline, the summary, a bar chart of counts or sums per group or per day, and
+ * a table that sorts, filters and pages through ALL held records by calling query_report on
+ * the server through the host. Everything it shows comes from the server's answers.
+ */
+import { App, applyDocumentTheme, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
+import { drawBars } from './chart.js';
+import {
+  barsOf,
+  type ChartChoice,
+  cellText,
+  chartQuery,
+  defaultChart,
+  formatNumber,
+  groupableFields,
+  isQueryAnswer,
+  isReportHead,
+  type QueryAnswer,
+  type ReportHead,
+  summableFields,
+  summaryLines,
+  type Where,
+} from './model.js';
+
+const PAGE_SIZE = 20;
+
+interface State {
+  resultId?: string;
+  head?: ReportHead;
+  where: Where[];
+  orderBy?: { field: string; direction: 'asc' | 'desc' };
+  offset: number;
+  chart?: ChartChoice;
+  columns: string[];
+}
+
+const state: State = { where: [], offset: 0, columns: [] };
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const app = new App({ name: 'travel-reports result view', version: '1.0.0' }, {}, { autoResize: true });
+
+app.ontoolresult = (result) => {
+  if (result.isError) {
+    showError(textOf(result.content) || 'The tool call failed.');
+    return;
+  }
+  void show(result.structuredContent);
+};
+app.onhostcontextchanged = (ctx) => applyTheme(ctx);
+
+async function start(): Promise<void> {
+  wireControls();
+  await app.connect();
+  applyTheme(app.getHostContext());
+}
+
+type HostContext = ReturnType<App['getHostContext']>;
+
+function applyTheme(ctx: HostContext): void {
+  if (ctx?.theme) applyDocumentTheme(ctx.theme);
+  if (ctx?.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+}
+
+/** A report result (head, summary, first rows) or a query_report answer on a held result. */
+async function show(content: unknown): Promise<void> {
+  if (isReportHead(content)) {
+    state.head = content;
+    state.resultId = content.resultId;
+    state.chart = defaultChart(content.summary);
+    state.columns = columnsOf(content);
+  } else if (isQueryAnswer(content)) {
+    state.resultId = content.resultId;
+  } else {
+    showError('This answer holds no result to show.');
+    return;
+  }
+  renderHeadline();
+  renderSummary();
+  renderChartControls();
+  await Promise.all([loadChart(), loadPage()]);
+}
+
+function columnsOf(head: ReportHead): string[] {
+  const fromRows = [...new Set(head.rows.flatMap((r) => Object.keys(r)))];
+  return fromRows.length ? fromRows : Object.keys(head.summary.fields).filter((f) => !f.includes('.'));
+}
+
+// ---------- headline and summary ----------
+
+function renderHeadline(): void {
+  const head = state.head;
+  const el = $('headline');
+  el.replaceChildren();
+  const title = document.createElement('h1');
+  title.textContent = head ? head.report : `Result ${state.resultId}`;
+  el.append(title);
+  if (!head) return;
+  const query = document.createElement('p');
+  query.className = 'query';
+  query.textContent = Object.entries(head.query)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' · ');
+  const status = document.createElement('p');
+  status.className = head.complete ? 'status complete' : 'status incomplete';
+  const counts = `${formatNumber(head.fetchedRecords)} of ${head.totalRecords === null ? 'an unknown number of' : formatNumber(head.totalRecords)} records`;
+  status.textContent = head.complete ? `Complete: ${counts}` : `Incomplete: ${counts}`;
+  if (head.source === 'demo') {
+    const demo = document.createElement('span');
+    demo.className = 'badge';
+    demo.textContent = 'demo data';
+    status.append(' ', demo);
+  }
+  el.append(query, status);
+  for (const note of head.notes) {
+    const p = document.createElement('p');
+    p.className = 'note';
+    p.textContent = note;
+    el.append(p);
+  }
+}
+
+function renderSummary(): void {
+  const el = $('summary');
+  el.replaceChildren();
+  const summary = state.head?.summary;
+  if (!summary) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  const lines = summaryLines(summary);
+  const list = document.createElement('dl');
+  for (const [i, line] of lines.entries()) {
+    const dt = document.createElement('dt');
+    dt.textContent = line.field;
+    const dd = document.createElement('dd');
+    dd.textContent = line.text;
+    if (i >= 8) dt.className = dd.className = 'more';
+    list.append(dt, dd);
+  }
+  el.append(list);
+  if (lines.length > 8) {
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'link';
+    toggle.textContent = `All ${lines.length} fields`;
+    toggle.onclick = () => {
+      el.classList.toggle('expanded');
+      toggle.textContent = el.classList.contains('expanded') ? 'Fewer fields' : `All ${lines.length} fields`;
+    };
+    el.append(toggle);
+  }
+}
+
+// ---------- chart ----------
+
+function renderChartControls(): void {
+  const summary = state.head?.summary;
+  const groupSelect = $<HTMLSelectElement>('chart-group');
+  const measureSelect = $<HTMLSelectElement>('chart-measure');
+  const groups = groupableFields(summary);
+  $('chart-section').hidden = !state.chart;
+  groupSelect.replaceChildren(
+    ...groups.map((f) => new Option(summary!.fields[f].kind === 'date' ? `${f} (per day)` : f, f)),
+  );
+  measureSelect.replaceChildren(
+    new Option('count', 'count'),
+    ...summableFields(summary).map((f) => new Option(`sum of ${f}`, f)),
+  );
+  if (state.chart) {
+    groupSelect.value = state.chart.groupBy;
+    measureSelect.value = state.chart.measure;
+  }
+}
+
+async function loadChart(): Promise<void> {
+  if (!state.resultId || !state.chart) return;
+  const chart = state.chart;
+  const answer = await query(chartQuery(state.resultId, chart, state.where));
+  if (!answer || state.chart !== chart) return;
+  const bars = barsOf(answer, chart);
+  const measure = chart.measure === 'count' ? 'Records' : `Sum of ${chart.measure}`;
+  $('chart-title').textContent = `${measure} per ${chart.perDay ? `day of ${chart.groupBy}` : chart.groupBy}`;
+  const total = answer.groupCount ?? bars.length;
+  $('chart-note').textContent =
+    total > bars.length ? `The first ${bars.length} of ${formatNumber(total)} groups.` : `${bars.length} groups.`;
+  drawn = { bars, measure, width: $('chart').clientWidth };
+  drawBars($('chart'), bars, measure);
+}
+
+/** The bars last drawn, redrawn when the view's width changes (a narrow panel, a rotated phone). */
+let drawn: { bars: ReturnType<typeof barsOf>; measure: string; width: number } | undefined;
+new ResizeObserver(() => {
+  const width = $('chart').clientWidth;
+  if (!drawn || width === drawn.width) return;
+  drawn.width = width;
+  drawBars($('chart'), drawn.bars, drawn.measure);
+}).observe(document.getElementById('chart')!);
+
+// ---------- table ----------
+
+async function loadPage(): Promise<void> {
+  if (!state.resultId) return;
+  const args: Record<string, unknown> = {
+    resultId: state.resultId,
+    offset: state.offset,
+    limit: PAGE_SIZE,
+    ...(state.where.length ? { where: state.where } : {}),
+    ...(state.orderBy ? { orderBy: [state.orderBy] } : {}),
+    ...(state.columns.length ? { fields: state.columns } : {}),
+  };
+  const answer = await query(args);
+  if (!answer) return;
+  renderTable(answer);
+}
+
+function renderTable(answer: QueryAnswer): void {
+  const rows = answer.rows ?? [];
+  if (!state.columns.length) state.columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const table = $<HTMLTableElement>('table');
+  const head = document.createElement('thead');
+  const headRow = document.createElement('tr');
+  for (const column of state.columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    const sort = document.createElement('button');
+    sort.type = 'button';
+    sort.className = 'sort';
+    sort.dataset.field = column;
+    const current = state.orderBy?.field === column ? state.orderBy.direction : undefined;
+    sort.textContent = column + (current === 'asc' ? ' ▲' : current === 'desc' ? ' ▼' : '');
+    th.ariaSort = current === 'asc' ? 'ascending' : current === 'desc' ? 'descending' : 'none';
+    sort.onclick = () => {
+      state.orderBy = { field: column, direction: current === 'asc' ? 'desc' : 'asc' };
+      state.offset = 0;
+      void loadPage();
+    };
+    th.append(sort);
+    headRow.append(th);
+  }
+  head.append(headRow);
+  const body = document.createElement('tbody');
+  for (const row of rows) {
+    const tr = document.createElement('tr');
+    for (const column of state.columns) {
+      const td = document.createElement('td');
+      const value = row[column];
+      td.textContent = cellText(value);
+      if (typeof value === 'number') td.className = 'num';
+      const full =
+        typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
+      if (full.length > 120) td.title = full.slice(0, 2000);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.replaceChildren(head, body);
+  const first = rows.length ? answer.offset + 1 : 0;
+  $('page-info').textContent =
+    `Rows ${formatNumber(first)}–${formatNumber(answer.offset + rows.length)} of ${formatNumber(answer.matched)}`;
+  $<HTMLButtonElement>('prev').disabled = answer.offset === 0;
+  $<HTMLButtonElement>('next').disabled = answer.nextOffset === null;
+  $<HTMLButtonElement>('next').dataset.offset = String(answer.nextOffset ?? '');
+  const filterField = $<HTMLSelectElement>('filter-field');
+  if (filterField.options.length !== state.columns.length) {
+    const kept = filterField.value;
+    filterField.replaceChildren(...state.columns.map((c) => new Option(c, c)));
+    if (kept) filterField.value = kept;
+  }
+}
+
+// ---------- controls ----------
+
+function wireControls(): void {
+  $('prev').onclick = () => {
+    state.offset = Math.max(0, state.offset - PAGE_SIZE);
+    void loadPage();
+  };
+  $('next').onclick = () => {
+    const next = Number($('next').dataset.offset);
+    if (Number.isFinite(next)) state.offset = next;
+    void loadPage();
+  };
+  // Not a form: hosts sandbox the view, often without allow-forms, which blocks submitting.
+  const applyFilter = () => {
+    const field = $<HTMLSelectElement>('filter-field').value;
+    const op = $<HTMLSelectElement>('filter-op').value as Where['op'];
+    const value = $<HTMLInputElement>('filter-value').value.trim();
+    state.where = field && value ? [{ field, op, value }] : [];
+    state.offset = 0;
+    $('filter-clear').hidden = !state.where.length;
+    void Promise.all([loadPage(), loadChart()]);
+  };
+  $('filter-apply').onclick = applyFilter;
+  $('filter-value').onkeydown = (e) => {
+    if (e.key === 'Enter') applyFilter();
+  };
+  $('filter-clear').onclick = () => {
+    state.where = [];
+    state.offset = 0;
+    $<HTMLInputElement>('filter-value').value = '';
+    $('filter-clear').hidden = true;
+    void Promise.all([loadPage(), loadChart()]);
+  };
+  const onChart = () => {
+    const groupBy = $<HTMLSelectElement>('chart-group').value;
+    const perDay = state.head?.summary.fields[groupBy]?.kind === 'date';
+    state.chart = { groupBy, perDay, measure: $<HTMLSelectElement>('chart-measure').value };
+    void loadChart();
+  };
+  $('chart-group').onchange = onChart;
+  $('chart-measure').onchange = onChart;
+}
+
+// ---------- server calls ----------
+
+async function query(args: Record<string, unknown>): Promise<QueryAnswer | undefined> {
+  setBusy(true);
+  try {
+    const result = await app.callServerTool({ name: 'query_report', arguments: args });
+    if (result.isError) {
+      showError(textOf(result.content) || 'query_report failed.');
+      return undefined;
+    }
+    clearError();
+    return result.structuredContent as unknown as QueryAnswer;
+  } catch (err) {
+    showError(`query_report could not be called: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  } finally {
+    setBusy(false);
+  }
+}
+
+let busy = 0;
+function setBusy(on: boolean): void {
+  busy += on ? 1 : -1;
+  document.body.classList.toggle('busy', busy > 0);
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((c): c is { type: 'text'; text: string } => c?.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+function showError(message: string): void {
+  const el = $('error');
+  el.textContent = message;
+  el.hidden = false;
+}
+
+function clearError(): void {
+  $('error').hidden = true;
+}
+
+void start();
