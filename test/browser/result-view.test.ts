@@ -112,8 +112,8 @@ beforeAll(async () => {
   report = (await client.callTool({ name: 'ticket_coupons_by_status_code', arguments: COUPONS })) as CallToolResult;
   expect(report.isError).toBeFalsy();
   resultId = (report.structuredContent as { resultId: string }).resultId;
-  const uri = (tools.find((t) => t.name === 'ticket_coupons_by_status_code')?._meta?.ui as { resourceUri: string })
-    .resourceUri;
+  const meta = tools.find((t) => t.name === 'ticket_coupons_by_status_code')!._meta!;
+  const uri = (meta.ui as { resourceUri: string }).resourceUri;
   const read = await client.readResource({ uri });
   viewHtml = (read.contents[0] as { text: string }).text;
 

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
@@ -41,7 +42,10 @@ it(
     });
     expect(report.isError, textOf(report)).toBeFalsy();
     const resultId = (report.structuredContent as { resultId: string }).resultId;
-    const r = await s.call('export_report', { resultId, format: 'xlsx' });
+    // The SDK client gives up on a request after 60 s by default; a loaded CI machine may need more.
+    const r = (await s.client.callTool({ name: 'export_report', arguments: { resultId, format: 'xlsx' } }, undefined, {
+      timeout: SLOW_MS,
+    })) as CallToolResult;
     expect(r.isError, textOf(r)).toBeFalsy();
     const out = r.structuredContent as {
       path: string;

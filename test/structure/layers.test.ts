@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['upstream'],
   ['catalog'],
   ['results'],
-  ['presentation', 'export'],
+  ['presentation', 'export', 'view'],
   ['server'],
   // Entry points: the stdio/HTTP server, the README generator, the demo tour.
   ['http', 'docs', 'demo', 'index'],
