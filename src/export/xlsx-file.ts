@@ -13,8 +13,9 @@ export const XLSX_MAX_ROWS = 1_048_576;
 /** Characters a cell holds (the XLSX format's limit). */
 export const XLSX_MAX_CELL_CHARS = 32_767;
 
-const DATE_FORMAT = 'yyyy-mm-dd';
-const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd' };
+const DATE_TIME_STYLE: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss' };
+const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
 // Control characters but tab, line feed and carriage return, and two non-characters: XML
 // cannot carry them all (a sheet holding them does not open), and service text is data.
 const XML_INVALID = /[^\P{Cc}\t\n\r]|[\ufffe\uffff]/gu;
@@ -39,8 +40,10 @@ export async function writeXlsx(
   for (const r of records) {
     const values = table.valuesOf(r);
     const row = sheet.addRow(values.map((v, i) => xlsxValue(table.columns[i], v)));
+    // One shared style object per kind of cell: exceljs recognises a style it has seen by
+    // identity, where a fresh object per cell costs a style lookup each (most of the time).
     values.forEach((v, i) => {
-      if (isIsoDate(v)) row.getCell(i + 1).numFmt = v.length > 10 ? DATE_TIME_FORMAT : DATE_FORMAT;
+      row.getCell(i + 1).style = isIsoDate(v) ? (v.length > 10 ? DATE_TIME_STYLE : DATE_STYLE) : PLAIN_STYLE;
     });
     row.commit();
   }
