@@ -1,5 +1,5 @@
 /**
- * The result view (CONTRACT.md section 10) as an MCP App: one `ui://` resource holding a
+ * The result view (README, "Seeing a result") as an MCP App: one `ui://` resource holding a
  * self-contained HTML page (built from view/ by scripts/build-view.mjs), which the report
  * tools, continue_report and query_report point at with `_meta.ui.resourceUri`. Hosts with
  * the MCP Apps extension render it beside the answer; others ignore the `_meta` and keep the

@@ -129,9 +129,14 @@ describe('REPORTS_HTTP_USERS: per-person tokens', () => {
         `No result '${idA}' is held`,
       );
       await expect(b.client.readResource({ uri: `${outA.resourceUri}.csv` })).rejects.toThrow(/is held/);
-      const listedB = (await b.client.listResources()).resources.map((r) => r.uri);
+      // Held results only (the result view's ui:// page is listed for everyone).
+      const listedB = (await b.client.listResources()).resources
+        .map((r) => r.uri)
+        .filter((u) => u.startsWith('reports://'));
       expect(listedB).toEqual([String(structured(rb).resourceUri)]);
-      const listedA = (await a.client.listResources()).resources.map((r) => r.uri);
+      const listedA = (await a.client.listResources()).resources
+        .map((r) => r.uri)
+        .filter((u) => u.startsWith('reports://'));
       expect(listedA).toEqual([String(outA.resourceUri)]);
       // Ana still reads her own.
       const read = await a.client.readResource({ uri: String(outA.resourceUri) });
