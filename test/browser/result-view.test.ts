@@ -196,6 +196,16 @@ describe('the result view of "open coupons per account", in chromium', () => {
     );
     expect(await view.$eval('#summary dl', (e) => e.textContent)).toContain('Account');
     await screenshot('result-view-light');
+    // A small one for the README (docs/images/result-view.jpg is a copy of it).
+    await page.setViewport({ width: 720, height: 1400 });
+    await view.waitForFunction(() => Number(document.querySelector('svg.bars')?.getAttribute('width')) <= 720);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'result-view-readme.jpg') as `${string}.jpeg`,
+      type: 'jpeg',
+      quality: 70,
+      clip: { x: 0, y: 0, width: 720, height: 980 },
+    });
+    await page.setViewport({ width: 900, height: 1400 });
   });
 
   it("draws one bar per account, equal to query_report's count per Account", async () => {
