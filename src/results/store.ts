@@ -35,8 +35,11 @@ export interface StoredResult {
   summary?: Summary;
 }
 
-export type NewResult = Omit<StoredResult, 'id' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'>;
-export type ResultPatch = Partial<NewResult>;
+export type NewResult = Omit<StoredResult, 'id' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'> & {
+  /** The summary of `records` when the caller built it already (page by page); else computed here. */
+  summary?: Summary;
+};
+export type ResultPatch = Partial<Omit<NewResult, 'summary'>>;
 
 /** 'budget': least recently used, dropped to make room; 'expired': unused for ttlMs. */
 export type EvictionReason = 'budget' | 'expired';
@@ -84,7 +87,7 @@ export class ResultStore {
       createdAt: now,
       updatedAt: now,
       bytes: estimateBytes(input.records),
-      summary: summarize(input.records),
+      summary: input.summary ?? summarize(input.records),
     };
     this.entries.set(result.id, { result, lastUsed: now });
     this.totalBytes += result.bytes;

@@ -1,8 +1,8 @@
 /**
  * An exact profile of every held record, bounded in size: what an assistant needs to answer
- * "how many, which, when, how much" without reading rows. Values are gathered column by column
- * into sets of distinct values; kinds, min/max and date ranges are then worked out once per
- * distinct value, and counts are taken only for fields that get a top list.
+ * "how many, which, when, how much" without reading rows. Values are counted column by column
+ * as pages arrive (SummaryBuilder); kinds, min/max, sums and date ranges are then worked out
+ * once per distinct value.
  */
 import {
   decimalsOf,
@@ -74,14 +74,12 @@ const SAMPLE_CHARS = 80;
 const TEXT_NAME = /remark|message|comment|text|response|notepad|formatted|information|details|address|olddata|newdata/i;
 
 class Acc {
-  constructor(readonly values: unknown[]) {}
   nonEmpty = 0;
   /** Non-empty scalar values (the rest of nonEmpty are non-empty lists). */
   scalars = 0;
-  /** Distinct values as found (numbers and booleans as themselves: no conversion in the hot
-   *  loop). A Set is about twice as fast as counting in a Map; counts are taken afterwards,
-   *  and only where a top list is wanted. */
-  distinct = new Set<unknown>();
+  /** How often each distinct value occurs, as found (numbers and booleans as themselves,
+   *  objects as JSON: no conversion in the hot loop; mixed types are merged at the end). */
+  counts = new Map<unknown, number>();
   textChars = 0;
   sawString = false;
   sawNumber = false;
@@ -99,61 +97,80 @@ function isPlainObject(v: unknown): v is Rec {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export function summarize(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
-  const maxFields = options.maxFields ?? 40;
-  const topN = options.topN ?? 5;
+/**
+ * The profile built as records arrive, a page at a time, so that a report's summary costs
+ * nothing after its last page: add() each page, finish() once. The same result as
+ * summarize() over all the records in the order they were added.
+ */
+export class SummaryBuilder {
+  private readonly accs = new Map<string, Acc>();
+  private readonly containers = new Set<string>();
+  private recordCount = 0;
 
-  // Pass 1, row by row (for...in reads are fast): every field's values as a column, in
-  // first-seen order; the fields of nested objects, one level deep, as dot-path columns.
-  const columns = new Map<string, unknown[]>();
-  const containers = new Set<string>();
-  const column = (path: string): unknown[] => {
-    let c = columns.get(path);
-    if (!c) columns.set(path, (c = []));
-    return c;
-  };
-  for (const r of records) {
-    for (const key in r) {
-      const v = r[key];
-      if (isPlainObject(v)) {
-        containers.add(key);
-        column(key);
-        for (const sub in v) column(`${key}.${sub}`).push(v[sub]);
-      } else {
-        column(key).push(v);
+  add(records: readonly Rec[]): void {
+    // Pass 1, row by row (for...in reads are fast): every field's values as a column, in
+    // first-seen order; the fields of nested objects, one level deep, as dot-path columns.
+    const columns = new Map<string, unknown[]>();
+    const column = (path: string): unknown[] => {
+      let c = columns.get(path);
+      if (!c) {
+        columns.set(path, (c = []));
+        if (!this.accs.has(path)) this.accs.set(path, new Acc());
+      }
+      return c;
+    };
+    for (const r of records) {
+      for (const key in r) {
+        const v = r[key];
+        if (isPlainObject(v)) {
+          this.containers.add(key);
+          column(key);
+          for (const sub in v) column(`${key}.${sub}`).push(v[sub]);
+        } else {
+          column(key).push(v);
+        }
       }
     }
+    // Pass 2, one column at a time (one hot Map at a time is markedly faster than row by row).
+    for (const [path, values] of columns) {
+      const a = this.accs.get(path) as Acc;
+      for (const v of values) add(a, v);
+    }
+    this.recordCount += records.length;
   }
 
-  // Pass 2, one column at a time (one hot Set at a time is markedly faster than row by row).
-  const accs = new Map<string, Acc>();
-  for (const [path, values] of columns) {
-    const a = new Acc(values);
-    for (const v of values) add(a, v);
-    accs.set(path, a);
+  /** The summary of everything added; `records` (the same, in order) only for sums per currency. */
+  finish(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
+    const maxFields = options.maxFields ?? 40;
+    const topN = options.topN ?? 5;
+    const recordCount = this.recordCount;
+    const fields: Record<string, FieldProfile> = {};
+    const emptyFields: string[] = [];
+    const otherFields: string[] = [];
+    let profiled = 0;
+    for (const [path, a] of this.accs) {
+      if (a.nonEmpty === 0) {
+        if (!this.containers.has(path)) emptyFields.push(path);
+        continue;
+      }
+      if (profiled >= maxFields) {
+        otherFields.push(path);
+        continue;
+      }
+      fields[path] = profile(path, a, recordCount, topN);
+      profiled++;
+    }
+    splitSumsByCurrency(records, fields);
+    const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
+    if (otherFields.length) summary.otherFields = capNames(otherFields);
+    return summary;
   }
+}
 
-  const recordCount = records.length;
-  const fields: Record<string, FieldProfile> = {};
-  const emptyFields: string[] = [];
-  const otherFields: string[] = [];
-  let profiled = 0;
-  for (const [path, a] of accs) {
-    if (a.nonEmpty === 0) {
-      if (!containers.has(path)) emptyFields.push(path);
-      continue;
-    }
-    if (profiled >= maxFields) {
-      otherFields.push(path);
-      continue;
-    }
-    fields[path] = profile(path, a, recordCount, topN);
-    profiled++;
-  }
-  splitSumsByCurrency(records, fields);
-  const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
-  if (otherFields.length) summary.otherFields = capNames(otherFields);
-  return summary;
+export function summarize(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
+  const builder = new SummaryBuilder();
+  builder.add(records);
+  return builder.finish(records, options);
 }
 
 function add(a: Acc, v: unknown): void {
@@ -183,7 +200,7 @@ function add(a: Acc, v: unknown): void {
   }
   a.nonEmpty++;
   a.scalars++;
-  a.distinct.add(v);
+  a.counts.set(v, (a.counts.get(v) ?? 0) + 1);
 }
 
 function profile(path: string, a: Acc, recordCount: number, topN: number): FieldProfile {
@@ -193,12 +210,13 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
   }
   // 5 and '5' are one value; merge only when types are actually mixed.
   const mixed = [a.sawString || a.sawObject, a.sawNumber, a.sawBoolean].filter(Boolean).length > 1;
-  const keys = mixed ? [...new Set([...a.distinct].map(String))] : [...a.distinct];
+  const counts = mixed ? mergeAsText(a.counts) : a.counts;
+  const keys = [...counts.keys()];
   const distinct = keys.length;
   const base = { nulls, distinct };
 
   if (keys.every((k) => k === true || k === false || k === 'true' || k === 'false')) {
-    return { kind: 'boolean', ...base, top: topValues(countValues(a.values, mixed), topN) };
+    return { kind: 'boolean', ...base, top: topValues(counts, topN) };
   }
   if (!a.sawNumber && !a.sawBoolean && !a.sawObject && keys.every(isIsoDate)) {
     const [min, max] = dateRange(keys as string[]);
@@ -209,15 +227,12 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
     let max = -Infinity;
     const sum = new ExactSum();
     let decimals = 0;
-    for (const k of keys) {
+    for (const [k, count] of counts) {
       const n = typeof k === 'number' ? k : Number(k);
       if (n < min) min = n;
       if (n > max) max = n;
       if (!Number.isInteger(n)) decimals = Math.max(decimals, decimalsOf(k));
-    }
-    for (const v of a.values) {
-      if (typeof v === 'number') sum.add(v);
-      else if (typeof v === 'string' && v !== '') sum.add(Number(v));
+      for (let i = 0; i < count; i++) sum.add(n);
     }
     const out: FieldProfile = { kind: 'numeric', ...base, min, max };
     if (isAmountField(path)) out.sum = roundTo(sum.value, decimals);
@@ -231,20 +246,18 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
   }
   const out: FieldProfile = { kind: 'categorical', ...base };
   if (distinct === a.scalars && distinct > 1) out.unique = true;
-  else out.top = topValues(countValues(a.values, mixed), topN);
+  else out.top = topValues(counts, topN);
   return out;
 }
 
-/** How often each value occurs; 5 and '5' count as one when a field mixes types. */
-function countValues(values: unknown[], mixed: boolean): Map<unknown, number> {
-  const counts = new Map<unknown, number>();
-  for (let v of values) {
-    if (v === undefined || v === null || v === '' || Array.isArray(v)) continue;
-    if (typeof v === 'object') v = JSON.stringify(v);
-    else if (mixed) v = String(v);
-    counts.set(v, (counts.get(v) ?? 0) + 1);
+/** Counts keyed by text, for a field that mixes types: 5 and '5' count as one. */
+function mergeAsText(counts: Map<unknown, number>): Map<unknown, number> {
+  const out = new Map<unknown, number>();
+  for (const [k, n] of counts) {
+    const text = String(k);
+    out.set(text, (out.get(text) ?? 0) + n);
   }
-  return counts;
+  return out;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TransactionDef } from '../catalog/types.js';
+import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
@@ -17,8 +18,18 @@ export async function runReport(
   query: Record<string, string>,
   opts: RunOptions,
 ): Promise<StoredResult> {
-  const outcome = await fetchFor(rt, def, query, opts);
-  const records = outcome.pages.flatMap((p) => p.records).map(rt.redact);
+  const started = Date.now();
+  // Each page is masked and summarised as it arrives, while the others are in flight.
+  const summary = new PageSummary();
+  const outcome = await fetchFor(rt, def, query, opts, undefined, (offset, page) => {
+    const kept = page.map(rt.redact);
+    summary.page(offset, kept);
+    return kept;
+  });
+  const records = outcome.pages.length === 1 ? outcome.pages[0].records : outcome.pages.flatMap((p) => p.records);
+  rt.log(
+    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
+  );
   return rt.results.put({
     report: def.tool,
     source: rt.source,
@@ -30,6 +41,7 @@ export async function runReport(
     notes: outcome.notes,
     records,
     held: intervalsOf(outcome.pages),
+    summary: summary.finish(records),
   });
 }
 
@@ -71,6 +83,7 @@ function fetchFor(
   query: Record<string, string>,
   opts: RunOptions,
   held?: FetchRequest['held'],
+  onPage?: FetchRequest['onPage'],
 ) {
   return fetchReport(rt.upstream, {
     path: def.path,
@@ -83,5 +96,6 @@ function fetchFor(
     signal: opts.signal,
     onProgress: opts.onProgress,
     held,
+    onPage,
   });
 }

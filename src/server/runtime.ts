@@ -50,6 +50,8 @@ export function callSignal(rt: Runtime, signal: AbortSignal | undefined): AbortS
 
 export interface RuntimeOptions {
   log?: Logger;
+  /** One line per upstream request answered; off by default (see UpstreamOptions.debug). */
+  debug?: Logger;
   /** Extra options for the embedded sandbox in demo mode (tests set size, latency, faults). */
   sandbox?: SandboxOptions;
   now?: () => Date;
@@ -83,6 +85,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     limiter: new Limiter(config.concurrency),
     now,
     log,
+    debug: options.debug ?? (() => {}),
   });
   const store = new ResultStore({
     maxBytes: config.resultsMaxBytes,

@@ -26,7 +26,11 @@ export interface UpstreamOptions {
   now?: () => Date;
   random?: () => number;
   retry?: Partial<RetryPolicy>;
+  /** Retries and failures. */
   log?: (line: string) => void;
+  /** One line per request answered (default: to `log`). The server passes a no-op: a line
+   *  per page is a blocking write to a stderr pipe on the hot path of every report. */
+  debug?: (line: string) => void;
 }
 
 export interface PageRequest {
@@ -61,6 +65,7 @@ export class UpstreamClient {
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
   private readonly log: (line: string) => void;
+  private readonly debug: (line: string) => void;
   private readonly secrets: string[];
   private readonly echoes: EchoRedactor;
   readonly limiter: Limiter;
@@ -73,6 +78,7 @@ export class UpstreamClient {
     this.random = opts.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.log = opts.log ?? (() => {});
+    this.debug = opts.debug ?? this.log;
     this.limiter = opts.limiter;
     this.secrets = [opts.key];
     this.echoes = new EchoRedactor(this.secrets);
@@ -157,7 +163,7 @@ export class UpstreamClient {
       } catch (err) {
         throw fail(err);
       }
-      this.log(
+      this.debug(
         `GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} -> ${answer.status} in ${Date.now() - started} ms`,
       );
       if (answer.status < 200 || answer.status >= 300)

@@ -85,12 +85,29 @@ export function decodeDatesInPlace<T>(value: T): T {
     const v = target[key];
     if (typeof v === 'string') {
       if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
-        const decoded = decodeServiceDate(v);
+        const decoded = decodeCached(v);
         if (decoded !== undefined) target[key] = decoded;
       }
     } else if (v !== null && typeof v === 'object') decodeDatesInPlace(v);
   }
   return value;
+}
+
+/**
+ * Report records repeat their dates (a day, a booking's creation instant on each of its
+ * segments): a bounded memo makes the repeats a lookup and lets the records share one string.
+ */
+const decodedDates = new Map<string, string | null | undefined>();
+const DECODED_DATES_MAX = 20_000;
+
+function decodeCached(text: string): string | null | undefined {
+  let decoded = decodedDates.get(text);
+  if (decoded === undefined && !decodedDates.has(text)) {
+    decoded = decodeServiceDate(text);
+    if (decodedDates.size >= DECODED_DATES_MAX) decodedDates.clear();
+    decodedDates.set(text, decoded);
+  }
+  return decoded;
 }
 
 function decodeValue(value: unknown): unknown {

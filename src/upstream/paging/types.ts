@@ -16,6 +16,10 @@ export interface FetchRequest {
   /** For continue_report: what is already held, and the total it was held against. */
   held?: { intervals: Interval[]; totalRecords: number | null };
   onProgress?: (fetched: number, total: number) => void;
+  /** Called with each accepted page (dates decoded) as it arrives, while other pages are
+   *  still in flight; returns the records to keep for it (e.g. masked), so per-record work
+   *  is done before the last page rather than after it. */
+  onPage?: (offset: number, records: Record<string, unknown>[]) => Record<string, unknown>[];
 }
 
 export interface FetchOutcome {

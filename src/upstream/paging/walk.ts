@@ -113,7 +113,9 @@ export class PageWalk {
       );
     }
     this.checkIdentity(interval.offset, kept);
-    this.pages.push({ offset: interval.offset, records: kept.map((r) => decodeDatesInPlace(r)) });
+    for (const r of kept) decodeDatesInPlace(r);
+    const held = this.req.onPage ? this.req.onPage(interval.offset, kept) : kept;
+    this.pages.push({ offset: interval.offset, records: held });
     this.fetched += kept.length;
     this.req.onProgress?.(this.fetched, Math.max(this.progressTotal, this.fetched));
   }
