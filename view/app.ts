@@ -71,6 +71,8 @@ async function show(content: unknown): Promise<void> {
     state.columns = columnsOf(content);
   } else if (isQueryAnswer(content)) {
     state.resultId = content.resultId;
+    state.head = undefined;
+    state.chart = undefined;
   } else {
     showError('This answer holds no result to show.');
     return;
@@ -78,7 +80,31 @@ async function show(content: unknown): Promise<void> {
   renderHeadline();
   renderSummary();
   renderChartControls();
+  // A grouped query_report answer is charted as it stands: the groups the assistant asked for.
+  if (isQueryAnswer(content) && content.groups?.length) drawAnswerGroups(content);
   await Promise.all([loadChart(), loadPage()]);
+}
+
+function drawAnswerGroups(answer: QueryAnswer): void {
+  const groups = answer.groups ?? [];
+  const keys = Object.keys(groups[0].key);
+  const sum = Object.keys(groups[0]).find((k) => k.startsWith('sum_'));
+  const measure = sum ?? 'count';
+  const bars = groups.map((g) => ({
+    label: keys.map((k) => (g.key[k] === null || g.key[k] === undefined ? '(empty)' : String(g.key[k]))).join(' · '),
+    value: Number(g[measure] ?? 0),
+  }));
+  const name = sum ? `Sum of ${sum.slice(4)}` : 'Records';
+  $('chart-section').hidden = false;
+  $('chart-controls').hidden = true;
+  $('chart-title').textContent = `${name} per ${keys.join(', ')}`;
+  const total = answer.groupCount ?? bars.length;
+  $('chart-note').textContent =
+    total > bars.length
+      ? `Groups ${answer.offset + 1}–${answer.offset + bars.length} of ${formatNumber(total)}.`
+      : `${bars.length} groups.`;
+  drawn = { bars, measure: name, width: $('chart').clientWidth };
+  drawBars($('chart'), bars, name);
 }
 
 function columnsOf(head: ReportHead): string[] {
@@ -161,6 +187,7 @@ function renderChartControls(): void {
   const measureSelect = $<HTMLSelectElement>('chart-measure');
   const groups = groupableFields(summary);
   $('chart-section').hidden = !state.chart;
+  $('chart-controls').hidden = false;
   groupSelect.replaceChildren(
     ...groups.map((f) => new Option(summary!.fields[f].kind === 'date' ? `${f} (per day)` : f, f)),
   );

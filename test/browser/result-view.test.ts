@@ -90,6 +90,29 @@ function screenshot(name: string): Promise<unknown> {
   return page.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
 
+/** A host page in a new tab that loads the view and hands it a tool's input and result. */
+async function openView(toolInput: Rec, toolResult: CallToolResult): Promise<{ page: Page; frame: Frame }> {
+  const tab = await browser!.newPage();
+  await tab.setViewport({ width: 900, height: 1400 });
+  // Anything the page tries to fetch from the network is a failure: the view is self-contained.
+  const requests: string[] = [];
+  tab.on('request', (r) => {
+    if (!r.url().startsWith('about:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await tab.exposeFunction('mcpCallTool', (params: { name: string; arguments?: Rec }) => client.callTool(params));
+  await tab.setContent(await hostPage());
+  await tab.evaluate((opts) => (window as unknown as { startHost(o: unknown): Promise<void> }).startHost(opts), {
+    html: viewHtml,
+    toolInput,
+    toolResult,
+    theme: 'light',
+  });
+  const frame = (await (await tab.waitForSelector('iframe#view'))!.contentFrame())!;
+  await frame.waitForSelector('svg.bars g.bar', { timeout: 20_000 });
+  expect(requests).toEqual([]);
+  return { page: tab, frame };
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it when missing).`);
@@ -132,25 +155,7 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-  page = await browser.newPage();
-  await page.setViewport({ width: 900, height: 1400 });
-  // Anything the page tries to fetch from the network is a failure: the view is self-contained.
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith('about:') && !r.url().startsWith('data:')) requests.push(r.url());
-  });
-  await page.exposeFunction('mcpCallTool', (params: { name: string; arguments?: Rec }) => client.callTool(params));
-  await page.setContent(await hostPage());
-  await page.evaluate((opts) => (window as unknown as { startHost(o: unknown): Promise<void> }).startHost(opts), {
-    html: viewHtml,
-    toolInput: COUPONS,
-    toolResult: report,
-    theme: 'light',
-  });
-  const frame = await (await page.waitForSelector('iframe#view'))!.contentFrame();
-  view = frame!;
-  await view.waitForSelector('svg.bars g.bar', { timeout: 20_000 });
-  expect(requests).toEqual([]);
+  ({ page, frame: view } = await openView(COUPONS, report));
 }, SLOW_MS);
 
 afterAll(async () => {
@@ -336,6 +341,42 @@ describe('the result view of "open coupons per account", in chromium', () => {
     await screenshot('result-view-narrow-dark');
     await page.evaluate(() => (window as unknown as { setTheme(t: string): void }).setTheme('light'));
     await page.setViewport({ width: 900, height: 1400 });
+  });
+});
+
+describe('the result view of a grouped query_report answer', () => {
+  it('charts the groups the assistant asked for, and pages the records under them', async () => {
+    const args = {
+      resultId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'FOPFare' }],
+      limit: 10,
+    };
+    const answer = (await client.callTool({ name: 'query_report', arguments: args })) as CallToolResult;
+    const groups = (answer.structuredContent as { groups: Rec[]; groupCount: number }).groups;
+    const opened = await openView(args, answer);
+    try {
+      const frame = opened.frame;
+      expect(await frame.$eval('#chart-title', (e) => e.textContent)).toBe('Sum of FOPFare per Account');
+      const bars = await frame.$$eval('svg.bars g.bar', (gs) =>
+        gs.map((g) => [g.getAttribute('data-label'), Number(g.getAttribute('data-value'))]),
+      );
+      expect(bars).toEqual(groups.map((g) => [String((g.key as Rec).Account), g.sum_FOPFare]));
+      expect(await frame.$eval('#chart-note', (e) => e.textContent)).toBe(
+        `Groups 1–10 of ${(answer.structuredContent as { groupCount: number }).groupCount}.`,
+      );
+      // No group or measure pickers: the chart is the answer's own.
+      expect(await frame.$eval('#chart-controls', (e) => getComputedStyle(e).display)).toBe('none');
+      await frame.waitForFunction(() =>
+        /^Rows 1–20 of \d+$/.test(document.getElementById('page-info')?.textContent ?? ''),
+      );
+      await opened.page.screenshot({
+        path: join(ARTIFACTS, 'result-view-query-groups.png') as `${string}.png`,
+        fullPage: true,
+      });
+    } finally {
+      await opened.page.close();
+    }
   });
 });
 
