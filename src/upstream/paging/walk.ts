@@ -3,10 +3,10 @@
  * accepted pages, the notes, the pages that failed, the record budget left. Every page a
  * strategy keeps passes through accept(), the one place per-page checks and work belong.
  */
-import { createHash } from 'node:crypto';
 import { ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
 import { decodeDatesInPlace } from '../service-date.js';
+import { fingerprint } from './fingerprint.js';
 import type { FetchedPage, Interval } from './intervals.js';
 import type { FetchRequest } from './types.js';
 
@@ -37,7 +37,7 @@ export class PageWalk {
    */
   endSeen: number | undefined;
   /** Identity (hash of the record as sent) of every record accepted -> offset of its page. */
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new Map<number, number>();
   /** Pages that carried records of other pages, and how many. */
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
@@ -132,11 +132,11 @@ export class PageWalk {
    * within one page are the service's own and are kept as they are.
    */
   private checkIdentity(offset: number, records: readonly Record<string, unknown>[]): void {
-    const mine = new Set<string>();
+    const mine = new Set<number>();
     let repeated = 0;
     let of: number | undefined;
     for (const r of records) {
-      const id = createHash('sha1').update(JSON.stringify(r)).digest('base64');
+      const id = fingerprint(r);
       const where = this.seen.get(id);
       if (where !== undefined && where !== offset) {
         repeated++;
