@@ -205,7 +205,8 @@ function parseArgv(argv: readonly string[], problems: string[]): Map<string, str
       const valueFollows = eq === -1 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('-');
       if (valueFollows) i++;
       problems.push(
-        `Flag --${cut(name, 40)} is not known${eq !== -1 || valueFollows ? ' (its value is not shown)' : ''}; known flags: ${VARIABLES.map((v) => `--${v.flag}`).join(', ')}.`,
+        `Flag --${cut(name, 40)} is not known${eq !== -1 || valueFollows ? ' (its value is not shown)' : ''}; known ` +
+          `flags: ${VARIABLES.map((v) => `--${v.flag}`).join(', ')}.`,
       );
       continue;
     }
@@ -322,7 +323,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       .filter(([, v]) => v === undefined)
       .map(([n]) => n);
     problems.push(
-      `${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY together (or set REPORTS_DEMO=true).`,
+      `${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY ` +
+        `together (or set REPORTS_DEMO=true).`,
     );
   }
 

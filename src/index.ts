@@ -64,7 +64,8 @@ async function main(): Promise<void> {
 
   await server.connect(transport);
   log(
-    `ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} concurrent requests, pages of ${config.pageSize}`,
+    `ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} ` +
+      `concurrent requests, pages of ${config.pageSize}`,
   );
 }
 

@@ -79,7 +79,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'CarSegmentsByDate',
     title: 'Car segments by date',
     description:
-      'Car rentals picked up (DateSearchType T) or booked (C) between DateStart and DateEnd: vendor, dates, rate, status, traveller, account. ' +
+      'Car rentals picked up (DateSearchType T) or booked (C) between DateStart and DateEnd: vendor, dates, rate, ' +
+      'status, traveller, account. ' +
       'For counts per account for one vendor use car_segment_counts_per_account_by_vendor.',
     path: '/CarSegmentsByDate',
     verbs: 'GET',
@@ -97,7 +98,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'AirSegmentsByDate',
     title: 'Air segments by date',
     description:
-      'Flight segments departing (DateSearchType T) or booked (C) between DateStart and DateEnd: carrier, flight, route, times, class, status, account. ' +
+      'Flight segments departing (DateSearchType T) or booked (C) between DateStart and DateEnd: carrier, flight, ' +
+      'route, times, class, status, account. ' +
       'For travellers by origin/destination use passenger_locations_by_routing; for arrivals with contacts, passenger_arrivals.',
     path: '/AirSegmentsByDate',
     verbs: 'GET',
@@ -182,7 +184,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'CheckFailedSubmissions',
     title: 'Failed submissions',
     description:
-      'Bookings whose check submission failed, with log message, raw response and event type, logged between LogDateStart and LogDateEnd. ' +
+      'Bookings whose check submission failed, with log message, raw response and event type, logged between ' +
+      'LogDateStart and LogDateEnd. ' +
       'For forwarding to partner systems use partner_forwarding_logs.',
     path: '/CheckFailedSubmissions',
     verbs: 'ALL',
@@ -216,7 +219,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'QcCommentsForConsultant',
     title: 'QC comments for consultant',
     description:
-      "Quality-control comments on a consultant's bookings between DateStart and DateEnd; filter by Consultant or AgentInitials, Team or PCC.",
+      "Quality-control comments on a consultant's bookings between DateStart and DateEnd; filter by Consultant or " +
+      'AgentInitials, Team or PCC.',
     path: '/QcCommentsForConsultant',
     verbs: 'GET',
     marks: marks('CP'),
@@ -237,7 +241,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'DistributorBookingsByAirlineClass',
     title: 'Distributor bookings by airline class',
     description:
-      "A distributor's bookings on a plating carrier and booking class, issued between IssueDateStart and IssueDateEnd: ticketed status, booking codes, flights, routing, tour code. " +
+      "A distributor's bookings on a plating carrier and booking class, issued between IssueDateStart and " +
+      'IssueDateEnd: ticketed status, booking codes, flights, routing, tour code. ' +
       'For airline deal and fare-class tracking.',
     path: '/DistributorBookingsByAirlineClass',
     verbs: 'GET',
@@ -259,7 +264,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'HotelSegments',
     title: 'Hotel segments',
     description:
-      'Hotel stays, one row per segment: property, city, dates, nights, rate, confirmation, traveller, account; dates by arrival, booking or segment creation (DateSearchType). ' +
+      'Hotel stays, one row per segment: property, city, dates, nights, rate, confirmation, traveller, account; ' +
+      'dates by arrival, booking or segment creation (DateSearchType). ' +
       'For totals per hotel chain use hotel_segment_counts_per_location.',
     path: '/HotelSegments',
     verbs: 'GET',
@@ -285,7 +291,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PassengerArrivals',
     title: 'Passenger arrivals',
     description:
-      'Travellers arriving between ArrivalDateStart and ArrivalDateEnd, with travel date, days away, destination countries, mobiles and e-mails. ' +
+      'Travellers arriving between ArrivalDateStart and ArrivalDateEnd, with travel date, days away, destination ' +
+      'countries, mobiles and e-mails. ' +
       'For contacting travellers on arrival; for flight lists use air_segments_by_date.',
     path: '/PassengerArrivals',
     verbs: 'GET',
@@ -302,7 +309,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PartnerForwardingLogs',
     title: 'Partner forwarding logs',
     description:
-      'Bookings forwarded to partner systems, with outcome and message, logged between LogDateStart and LogDateEnd; IsSuccess false lists the failures.',
+      'Bookings forwarded to partner systems, with outcome and message, logged between LogDateStart and LogDateEnd; ' +
+      'IsSuccess false lists the failures.',
     path: '/PartnerForwardingLogs',
     verbs: 'ALL',
     marks: marks('CP'),
@@ -320,7 +328,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PassengerLocationsByRouting',
     title: 'Passenger locations by routing',
     description:
-      'Who travels from or to a place (airport, city, country, subregion or region codes) between DateStart and DateEnd, with contacts, itinerary and tickets. ' +
+      'Who travels from or to a place (airport, city, country, subregion or region codes) between DateStart and ' +
+      'DateEnd, with contacts, itinerary and tickets. ' +
       'Use for duty of care; for plain flight lists use air_segments_by_date.',
     path: '/PassengerLocationsByRouting',
     verbs: 'GET',
@@ -350,7 +359,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'ProblematicSegments',
     title: 'Problematic segments',
     description:
-      'Segments the service flags as problematic (see SegmentStatus), departing between DepartureDateStart and DepartureDateEnd, with booking, consultant and PCC: a worklist of bookings to fix.',
+      'Segments the service flags as problematic (see SegmentStatus), departing between DepartureDateStart and ' +
+      'DepartureDateEnd, with booking, consultant and PCC: a worklist of bookings to fix.',
     path: '/ProblematicSegments',
     verbs: 'GET',
     marks: marks('CP'),
@@ -366,7 +376,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'BookingsWithActiveSegments',
     title: 'Bookings with active segments',
     description:
-      'Bookings with active segments travelling between TravelDateStart and TravelDateEnd (or all future dates), with air/hotel/car flags, contacts, flights and tickets.',
+      'Bookings with active segments travelling between TravelDateStart and TravelDateEnd (or all future dates), ' +
+      'with air/hotel/car flags, contacts, flights and tickets.',
     path: '/BookingsWithActiveSegments',
     verbs: 'ALL',
     marks: marks('CP'),
@@ -383,7 +394,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PassengerAirSegmentsWithMaxTravellerFlag',
     title: 'Passenger air segments with max traveller flag',
     description:
-      "Flights with the count of an account's travellers on board against the allowed maximum (travel policy), departing between DepartureDateStart and DepartureDateEnd.",
+      "Flights with the count of an account's travellers on board against the allowed maximum (travel policy), " +
+      'departing between DepartureDateStart and DepartureDateEnd.',
     path: '/PassengerAirSegmentsWithMaxTravellerFlag',
     verbs: 'GET',
     marks: marks('CP'),
@@ -400,7 +412,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'TicketCouponsIssued',
     title: 'Ticket coupons issued',
     description:
-      'Ticket coupons issued between IssueDateStart and IssueDateEnd: ticket, traveller, fare, routing, class, carrier, coupon status, agent. ' +
+      'Ticket coupons issued between IssueDateStart and IssueDateEnd: ticket, traveller, fare, routing, class, ' +
+      'carrier, coupon status, agent. ' +
       'For coupons in a status over travel or expiry dates use ticket_coupons_by_status_code.',
     path: '/TicketCouponsIssued',
     verbs: 'GET',
@@ -440,7 +453,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'HotelSegmentCountsPerLocation',
     title: 'Hotel segment counts per location',
     description:
-      'Hotel segment and night totals per hotel chain and vendor between DateStart and DateEnd, for supplier volume. For individual stays use hotel_segments.',
+      'Hotel segment and night totals per hotel chain and vendor between DateStart and DateEnd, for supplier ' +
+      'volume. For individual stays use hotel_segments.',
     path: '/HotelSegmentCountsPerLocation',
     verbs: 'GET',
     marks: marks('P'),
@@ -456,7 +470,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'CarSegmentCountsPerAccountByVendor',
     title: 'Car segment counts per account by vendor',
     description:
-      'Car segment totals per account for one car vendor (VendorCode) between DateStart and DateEnd. For individual rentals use car_segments_by_date.',
+      'Car segment totals per account for one car vendor (VendorCode) between DateStart and DateEnd. For individual ' +
+      'rentals use car_segments_by_date.',
     path: '/CarSegmentCountsPerAccountByVendor/user',
     verbs: 'GET',
     marks: marks('CP'),

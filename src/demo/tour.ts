@@ -41,7 +41,10 @@ async function ask(
     .map((c) => (c as { text: string }).text)
     .join('\n');
   process.stdout.write(
-    `  ${bold('Assistant receives')} ${dim(`(${Date.now() - started} ms, ${Math.ceil(text.length / 4)} tokens of text${result.isError ? ', isError' : ''})`)}\n`,
+    `  ${bold('Assistant receives')} ${dim(
+      `(${Date.now() - started} ms, ${Math.ceil(text.length / 4)} tokens of ` +
+        `text${result.isError ? ', isError' : ''})`,
+    )}\n`,
   );
   show(text);
   if (result.isError) throw new Error(`${tool} failed: ${text}`);

@@ -84,7 +84,8 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
       ? records.length
         ? `Rows not shown (rowLimit 0); ${n(records.length)} held.`
         : 'No records.'
-      : `${wanted < records.length ? `First ${n(wanted)} of ${n(records.length)}` : `All ${n(records.length)}`} rows (columns: ${columns.join(', ')}):`;
+      : `${wanted < records.length ? `First ${n(wanted)} of ${n(records.length)}` : `All ${n(records.length)}`} ` +
+        `rows (columns: ${columns.join(', ')}):`;
   head.push(rowsTitle);
   const { text, shown } = fit(head, table, cut);
   return { text, rowsShown: shown };
@@ -119,7 +120,10 @@ function profileLine(path: string, p: FieldProfile): string {
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
         const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
-        return `${path}: sum by ${field} (never added across currencies): ${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`;
+        return (
+          `${path}: sum by ${field} (never added across ` +
+          `currencies): ${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`
+        );
       }
       const sum = p.sum !== undefined ? `sum ${num(p.sum)}${p.currency ? ` ${p.currency.value}` : ''}; ` : '';
       return `${path}: ${sum}${range}${empty}`;
@@ -130,7 +134,10 @@ function profileLine(path: string, p: FieldProfile): string {
       return `${path}: free text, ${n(p.distinct ?? 0)} distinct, e.g. "${truncate(p.sample ?? '', 60)}"${empty}`;
     case 'list': {
       const { min = 0, max = 0, total = 0 } = p.items ?? {};
-      return `${path}: list, ${min === max ? min : `${min}–${max}`} item${min === max && max === 1 ? '' : 's'} per record, ${n(total)} in all${empty}`;
+      return (
+        `${path}: list, ${min === max ? min : `${min}–${max}`} item${min === max && max === 1 ? '' : 's'} per ` +
+        `record, ${n(total)} in all${empty}`
+      );
     }
   }
 }
@@ -153,14 +160,17 @@ function nextSteps(view: ResultView): string[] {
   if (split) example.groupBy = [...((example.groupBy as string[] | undefined) ?? []).filter((g) => g !== split), split];
   if (amount) example.aggregates = [{ fn: 'sum', field: amount[0] }];
   const steps = [
-    `Next: query_report ${JSON.stringify(example)} filters, groups and totals all ${n(view.fetchedRecords)} held records without calling the service.`,
+    `Next: query_report ${JSON.stringify(example)} filters, groups and totals all ${n(view.fetchedRecords)} held ` +
+      `records without calling the service.`,
   ];
   if (!view.complete) {
     const missing = view.totalRecords === null ? null : view.totalRecords - view.fetchedRecords;
     steps.push(
       missing !== null && missing <= 0
         ? 'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.'
-        : `continue_report {"resultId":"${view.resultId}"} fetches ${missing === null ? 'the rest' : `the ${n(missing)} records still missing`}.`,
+        : `continue_report {"resultId":"${view.resultId}"} fetches ${
+            missing === null ? 'the rest' : `the ${n(missing)} records still missing`
+          }.`,
     );
   }
   steps.push(`All records as JSON: ${view.resourceUri}`);

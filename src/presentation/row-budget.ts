@@ -23,5 +23,9 @@ export function fitRows<T>(
 }
 
 export function leftOutNote(leftOut: number, kept: number, where: string, key: 'rows' | 'groups' = 'rows'): string {
-  return `structuredContent.${key} holds the first ${kept} of the ${kept + leftOut} ${key} ${where} (${leftOut} left out to keep it under ${STRUCTURED_ROWS_CHAR_LIMIT.toLocaleString('en-US')} characters); ${key === 'rows' ? 'read the resource or pass fields for narrower rows' : 'page on with offset'}.`;
+  return (
+    `structuredContent.${key} holds the first ${kept} of the ${kept + leftOut} ${key} ${where} (${leftOut} ` +
+    `left out to keep it under ${STRUCTURED_ROWS_CHAR_LIMIT.toLocaleString('en-US')} ` +
+    `characters); ${key === 'rows' ? 'read the resource or pass fields for narrower rows' : 'page on with offset'}.`
+  );
 }

@@ -51,7 +51,8 @@ export const queryArgsShape = {
     .array(z.string().min(1))
     .optional()
     .describe(
-      "Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items joined. Returns groups, not rows.",
+      "Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items " +
+        'joined. Returns groups, not rows.',
     ),
   aggregates: z
     .array(aggregateSchema)

@@ -65,7 +65,9 @@ export function checkSignature(
     return {
       code: 'Unauthorized',
       message: `Unknown API username in ${HEADER_USERNAME}`,
-      verbose: `The API username '${username.slice(0, 80)}' is not registered with this service (it is the API username, not an application login e-mail).`,
+      verbose:
+        `The API username '${username.slice(0, 80)}' is not registered with this service (it is the API ` +
+        `username, not an application login e-mail).`,
     };
   }
   // The service documents CONTENT-TYPE as one of application/json, application/xml, text/csv.
@@ -89,7 +91,9 @@ export function checkSignature(
     return {
       code: 'RequestExpired',
       message: `${HEADER_DATE} is more than 5 minutes ${skew < 0 ? 'behind' : 'ahead of'} the service clock`,
-      verbose: `Request date ${new Date(at).toUTCString()}, service time ${new Date(nowMs).toUTCString()} (difference ${Math.round(Math.abs(skew) / 1000)} s). Check the client's clock.`,
+      verbose:
+        `Request date ${new Date(at).toUTCString()}, service time ${new Date(nowMs).toUTCString()} ` +
+        `(difference ${Math.round(Math.abs(skew) / 1000)} s). Check the client's clock.`,
     };
   }
   const expected = signRequest(method, url, contentType, date, creds.key);
@@ -97,7 +101,10 @@ export function checkSignature(
     return {
       code: 'Unauthorized',
       message: 'Invalid signature',
-      verbose: `${HEADER_SIGNATURE} does not match base64(HMAC-SHA256(key, METHOD + URL + CONTENT-TYPE + DATE)) for ${method.toUpperCase()} ${url} with content type '${contentType}'. Sign the absolute URL exactly as sent, query string included, with the API key.`,
+      verbose:
+        `${HEADER_SIGNATURE} does not match base64(HMAC-SHA256(key, METHOD + URL + CONTENT-TYPE + DATE)) ` +
+        `for ${method.toUpperCase()} ${url} with content type '${contentType}'. Sign the absolute URL exactly as ` +
+        `sent, query string included, with the API key.`,
     };
   }
   return null;

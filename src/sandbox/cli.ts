@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     `Sandbox reporting service (synthetic data) listening on ${sb.url}`,
     `  API username:  ${sb.username}`,
     `  API key:       ${sb.key}`,
-    `  data:          seed ${ds.seed}, ${ds.bookings.length} bookings, ${ds.airSegments.length} air segments, ${ds.coupons.length} coupons; anchored at ${new Date(ds.nowMs).toISOString().slice(0, 10)}`,
+    `  data:          seed ${ds.seed}, ${ds.bookings.length} bookings, ${ds.airSegments.length} air ` +
+      `segments, ${ds.coupons.length} coupons; anchored at ${new Date(ds.nowMs).toISOString().slice(0, 10)}`,
     `  latency:       ${latency}; faults: ${faults}`,
     `  owning companies: ${ds.companies.map((c) => c.code).join(', ')}; accounts: ${ds.accounts.map((a) => a.code).join(', ')}`,
     `  UserName values: ${ds.appUsers.map((u) => u.email).join(', ')}`,

@@ -92,7 +92,8 @@ export function faultResponse(kind: FaultKind, retryAfterSeconds: number): Fault
         contentType: 'text/html; charset=utf-8',
         body:
           '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1>\n' +
-          '<p>The proxy server received an invalid response from an upstream server.</p>\n<hr><address>Simulated proxy</address></body></html>\n',
+          '<p>The proxy server received an invalid response from an upstream server.</p>\n<hr><address>Simulated ' +
+          'proxy</address></body></html>\n',
       };
     default:
       return null;

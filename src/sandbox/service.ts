@@ -303,7 +303,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         406,
         'NotAcceptable',
         `${def.transaction} requires the header Accept: application/json`,
-        `Received Accept '${accept.slice(0, 80)}'. This transaction answers JSON only to requests that accept application/json (or ask for CSV with .csv / format=csv).`,
+        `Received Accept '${accept.slice(0, 80)}'. This transaction answers JSON only to requests that accept ` +
+          `application/json (or ask for CSV with .csv / format=csv).`,
       );
     }
     const callback = format === 'json' ? params.callback?.trim() : undefined;

@@ -26,8 +26,10 @@ export const TOOL_NAMES: readonly string[] = [
 export function instructions(rt: Runtime): string {
   const lines = [
     "Reports on a travel agency's bookings (PNRs), air/car/hotel/passive segments, tickets and coupons, logs and user activity.",
-    'Each report tool fetches ALL matching records (all pages), holds them under a resultId and answers with an exact summary and the first rows.',
-    'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the resultId instead of reading rows: it covers every fetched record.',
+    'Each report tool fetches ALL matching records (all pages), holds them under a resultId and answers with an ' +
+      'exact summary and the first rows.',
+    'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the ' +
+      'resultId instead of reading rows: it covers every fetched record.',
     'If a result says complete: false, read its notes; continue_report fetches what is missing.',
     'Dates accept YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow, today-N and today+N.',
   ];

@@ -48,7 +48,8 @@ function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config 
     const users = sandbox.dataset.appUsers.map((u) => u.email);
     if (!users.some((u) => u.toLowerCase() === config.userName!.toLowerCase())) {
       log(
-        `demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo users: ${users.slice(0, 5).join(', ')}`,
+        `demo mode: REPORTS_USER_NAME '${config.userName}' is not a user of the demo agency and is not used; demo ` +
+          `users: ${users.slice(0, 5).join(', ')}`,
       );
       out.userName = undefined;
     }
@@ -58,7 +59,8 @@ function fitToDemoAgency(config: Config, sandbox: Sandbox, log: Logger): Config 
     const kept = config.owningCompanyCodes.filter((c) => codes.some((d) => d.toLowerCase() === c.toLowerCase()));
     if (kept.length < config.owningCompanyCodes.length) {
       log(
-        `demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`,
+        `demo mode: REPORTS_OWNING_COMPANY_CODES ${config.owningCompanyCodes.filter((c) => !kept.includes(c)).join(',')} ` +
+          `are not companies of the demo agency${kept.length ? '' : '; the scope is not pinned'}; demo companies: ${codes.join(', ')}`,
       );
       out.owningCompanyCodes = kept.length ? kept : undefined;
     }

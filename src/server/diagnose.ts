@@ -33,7 +33,8 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
     {
       title: 'Diagnose the connection',
       description:
-        'Check the configuration, the clock against the service, and one signed request; says what is wrong and how to fix it. Use when report tools fail with auth, network or configuration errors.',
+        'Check the configuration, the clock against the service, and one signed request; says what is wrong and how ' +
+        'to fix it. Use when report tools fail with auth, network or configuration errors.',
       inputSchema: z.object({}).strict(),
       outputSchema: diagnoseOutputShape,
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
@@ -48,7 +49,11 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       const verdict = checks.every((c) => c.ok) ? 'ok' : 'problem';
       const lines = [
         verdict === 'ok'
-          ? `Connection OK (${rt.source === 'demo' ? 'demo mode: synthetic data from the embedded sandbox' : `live: ${rt.config.baseUrl}`}).`
+          ? `Connection OK (${
+              rt.source === 'demo'
+                ? 'demo mode: synthetic data from the embedded sandbox'
+                : `live: ${rt.config.baseUrl}`
+            }).`
           : `Connection problem: ${checks
               .filter((c) => !c.ok)
               .map((c) => c.check)
@@ -81,7 +86,11 @@ function configurationChecks(rt: Runtime): Check[] {
   checks.push({
     check: 'settings',
     ok: true,
-    detail: `time zone ${c.timeZone}; page size ${c.pageSize}; concurrency ${c.concurrency}; max records ${c.maxRecords}; request timeout ${c.timeoutMs} ms; call budget ${c.callBudgetMs} ms; PII redaction ${c.redactPii ? 'on' : 'off'}; default UserName ${c.userName ?? 'none'}; company scope ${c.owningCompanyCodes?.join(',') ?? 'not pinned'}`,
+    detail:
+      `time zone ${c.timeZone}; page size ${c.pageSize}; concurrency ${c.concurrency}; max ` +
+      `records ${c.maxRecords}; request timeout ${c.timeoutMs} ms; call budget ${c.callBudgetMs} ms; PII ` +
+      `redaction ${c.redactPii ? 'on' : 'off'}; default UserName ${c.userName ?? 'none'}; company ` +
+      `scope ${c.owningCompanyCodes?.join(',') ?? 'not pinned'}`,
   });
   return checks;
 }
@@ -117,10 +126,12 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
       ok,
       detail: ok
         ? `agrees with the service's (within ${formatDuration(Math.max(1000, Math.abs(skew)))})`
-        : `the local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's (its Date: ${answer.date})`,
+        : `the local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's ` +
+          `(its Date: ${answer.date})`,
       fix: ok
         ? undefined
-        : 'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the clocks disagree by minutes.',
+        : 'Correct the system clock (enable NTP time sync): each request carries its time and is refused when the ' +
+          'clocks disagree by minutes.',
     });
   }
 
@@ -132,7 +143,8 @@ async function requestChecks(rt: Runtime, signal?: AbortSignal): Promise<Check[]
       detail: err.message,
       fix:
         err.kind === 'auth'
-          ? 'Check REPORTS_API_USERNAME (the API username, not your login e-mail) and REPORTS_API_KEY (the secret key, no spaces), then the clock.'
+          ? 'Check REPORTS_API_USERNAME (the API username, not your login e-mail) and REPORTS_API_KEY (the secret ' +
+            'key, no spaces), then the clock.'
           : answer.status === 404
             ? 'REPORTS_BASE_URL should be the address the report paths are appended to.'
             : "Try again later; if it persists, contact the service's support.",

@@ -30,8 +30,10 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Review open and unused ticket coupons${a.account ? ` for account ${a.account}` : ''}.`,
-        `1. Call ticket_coupons_by_status_code with CouponCodeGroup "OPEN", DateTracker "E" (expiry date), DateStart "${a.dateStart ?? 'today'}", DateEnd "${a.dateEnd ?? 'today+30'}"${a.account ? `, Account "${a.account}"` : ''}.`,
-        '2. With query_report on its resultId: group by Account with count and sum of FOPFare; then list the tickets (TktNumber, Passenger, Carrier, FlightDate, FOPFare) of the largest accounts.',
+        `1. Call ticket_coupons_by_status_code with CouponCodeGroup "OPEN", DateTracker "E" (expiry date), ` +
+          `DateStart "${a.dateStart ?? 'today'}", DateEnd "${a.dateEnd ?? 'today+30'}"${a.account ? `, Account "${a.account}"` : ''}.`,
+        '2. With query_report on its resultId: group by Account with count and sum of FOPFare; then list the ' +
+          'tickets (TktNumber, Passenger, Carrier, FlightDate, FOPFare) of the largest accounts.',
         '3. If the result is incomplete, call continue_report before concluding.',
         'Answer with a table per account (tickets, coupons, value) and the tickets expiring first.',
       ].join('\n'),
@@ -48,9 +50,12 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Which of our travellers are in or travelling to ${a.destination} between ${a.dateStart ?? 'today'} and ${a.dateEnd ?? 'today+7'}?`,
-        `1. Call passenger_locations_by_routing with DateStart "${a.dateStart ?? 'today'}", DateEnd "${a.dateEnd ?? 'today+7'}" and the matching To code (ToAirportCode for a 3-letter airport, ToCityCode for a city, ToCountryCode for a 2-letter country).`,
+        `1. Call passenger_locations_by_routing with DateStart "${a.dateStart ?? 'today'}", DateEnd ` +
+          `"${a.dateEnd ?? 'today+7'}" and the matching To code (ToAirportCode for a 3-letter airport, ToCityCode ` +
+          `for a city, ToCountryCode for a 2-letter country).`,
         `2. Cross-check arrivals with passenger_arrivals (ArrivalDateStart/ArrivalDateEnd, same window).`,
-        '3. Use query_report to list travellers (PaxList, RecordLocator, Account, DepartureDateTime, PhoneNbr, EmailAddress) and count per Account.',
+        '3. Use query_report to list travellers (PaxList, RecordLocator, Account, DepartureDateTime, PhoneNbr, ' +
+          'EmailAddress) and count per Account.',
         'Answer with the list of travellers and how to reach them; say if any result was incomplete.',
       ].join('\n'),
   },
@@ -66,8 +71,10 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Find problematic segments for PCC ${a.pcc} departing in the next ${a.days ?? '14'} days.`,
-        `1. Call problematic_segments with OwningAgencyLocationID "${a.pcc}", DepartureDateStart "today", DepartureDateEnd "today+${a.days ?? '14'}".`,
-        '2. With query_report: group by SegmentStatus and by OwningConsultant (count); list the earliest departures first (orderBy DepartureDate).',
+        `1. Call problematic_segments with OwningAgencyLocationID "${a.pcc}", DepartureDateStart "today", ` +
+          `DepartureDateEnd "today+${a.days ?? '14'}".`,
+        '2. With query_report: group by SegmentStatus and by OwningConsultant (count); list the earliest departures ' +
+          'first (orderBy DepartureDate).',
         'Answer with what each consultant should fix first.',
       ].join('\n'),
   },
@@ -84,8 +91,10 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Measure hotel attachment between ${a.dateStart} and ${a.dateEnd}${a.account ? ` for ${a.account}` : ''}.`,
-        `1. hotel_segment_counts_per_location with DateStart "${a.dateStart}", DateEnd "${a.dateEnd}": hotel segments and nights per vendor.`,
-        `2. hotel_segments (DateSearchType "A", same dates${a.account ? `, Account "${a.account}"` : ''}) and air_segments_by_date (DateSearchType "T", same dates): with query_report count distinct RecordLocator per Account in each.`,
+        `1. hotel_segment_counts_per_location with DateStart "${a.dateStart}", DateEnd "${a.dateEnd}": hotel ` +
+          `segments and nights per vendor.`,
+        `2. hotel_segments (DateSearchType "A", same dates${a.account ? `, Account "${a.account}"` : ''}) and ` +
+          `air_segments_by_date (DateSearchType "T", same dates): with query_report count distinct RecordLocator per Account in each.`,
         '3. Attachment rate per account = bookings with hotel / bookings with air.',
         'Answer with a table per account and the top vendors by nights.',
       ].join('\n'),

@@ -44,7 +44,8 @@ async function callReport(rt: Runtime, def: TransactionDef, args: Record<string,
   let maxRecords = controls.maxRecords ?? rt.config.maxRecords;
   if (maxRecords > rt.config.maxRecords) {
     notes.push(
-      `maxRecords ${maxRecords} is above this server's limit REPORTS_MAX_RECORDS=${rt.config.maxRecords}; ${rt.config.maxRecords} was used.`,
+      `maxRecords ${maxRecords} is above this server's limit ` +
+        `REPORTS_MAX_RECORDS=${rt.config.maxRecords}; ${rt.config.maxRecords} was used.`,
     );
     maxRecords = rt.config.maxRecords;
   }

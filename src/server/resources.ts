@@ -22,7 +22,9 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
         resources: (await store.list()).map((r) => ({
           uri: resultUri(r.id),
           name: `${r.report} ${r.id}`,
-          description: `${r.records.length} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, fetched ${new Date(r.createdAt).toISOString()}`,
+          description:
+            `${r.records.length} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, ` +
+            `fetched ${new Date(r.createdAt).toISOString()}`,
           mimeType: 'application/json',
         })),
       }),
@@ -30,7 +32,8 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
     {
       title: 'Report result (JSON pages)',
       description:
-        'All fetched records of a report result as JSON pages: {resultId, records, page, pages, next, csv}; read `next` until it is null. Append .csv for CSV pages. The resultId comes from a report tool.',
+        'All fetched records of a report result as JSON pages: {resultId, records, page, pages, next, csv}; read ' +
+        '`next` until it is null. Append .csv for CSV pages. The resultId comes from a report tool.',
       mimeType: 'application/json',
     },
     async (uri) => {
@@ -89,7 +92,8 @@ function checkPage(page: number, pages: number, href: string): number {
   if (page > pages) {
     throw new ReportsError(
       'invalid_input',
-      `page: ${page} is past the last page of ${describeValue(href.replace(/\?.*$/, ''))}, which has ${pages} page${pages === 1 ? '' : 's'}`,
+      `page: ${page} is past the last page of ${describeValue(href.replace(/\?.*$/, ''))}, which has ${pages} ` +
+        `page${pages === 1 ? '' : 's'}`,
       { param: 'page' },
     );
   }

@@ -30,7 +30,8 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       title: 'Query a report result',
       description:
         'Filter, group, aggregate, sort and page the records of a result a report tool returned, without calling the service. ' +
-        'Use it for every question about the records (counts per Account, sums of fares, who is where): it covers ALL fetched records, not just the rows shown. ' +
+        'Use it for every question about the records (counts per Account, sums of fares, who is where): it covers ' +
+        'ALL fetched records, not just the rows shown. ' +
         'Fields are record field names; dot paths reach nested objects (Summary.RecordLocator).',
       inputSchema: z.object(queryArgsShape).strict(),
       outputSchema: queryResultSchema.shape,
@@ -48,7 +49,8 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
     {
       title: 'Continue an incomplete report',
       description:
-        'Fetch the records an incomplete result is missing (cap, time budget or failed pages), without refetching what it holds; updates the same resultId and answers like the report tool.',
+        'Fetch the records an incomplete result is missing (cap, time budget or failed pages), without refetching ' +
+        'what it holds; updates the same resultId and answers like the report tool.',
       inputSchema: z
         .object({
           resultId,

@@ -116,7 +116,8 @@ export class UpstreamClient {
           );
         }
         this.log(
-          `retry ${attempt}/${this.retry.attempts - 1} of ${req.path} Offset=${req.offset} in ${Math.round(delay)} ms after ${error.kind}${error.details.status ? ` ${error.details.status}` : ''}`,
+          `retry ${attempt}/${this.retry.attempts - 1} of ${req.path} Offset=${req.offset} in ${Math.round(delay)} ` +
+            `ms after ${error.kind}${error.details.status ? ` ${error.details.status}` : ''}`,
         );
         try {
           await sleep(delay, undefined, { signal: req.signal });
@@ -164,7 +165,8 @@ export class UpstreamClient {
         throw fail(err);
       }
       this.debug(
-        `GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} -> ${answer.status} in ${Date.now() - started} ms`,
+        `GET ${req.path}${req.offset === undefined ? '' : ` Offset=${req.offset} Limit=${req.limit}`} ` +
+          `-> ${answer.status} in ${Date.now() - started} ms`,
       );
       if (answer.status < 200 || answer.status >= 300)
         throw errorFromStatus(answer, req.path, this.now(), this.secrets);

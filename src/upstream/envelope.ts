@@ -26,7 +26,8 @@ export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: strin
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ReportsError(
       'malformed_response',
-      `${path} answered JSON that is not the service's envelope (expected an object with ResponseMetadata, got ${Array.isArray(body) ? 'a list' : typeof body}).`,
+      `${path} answered JSON that is not the service's envelope (expected an object with ResponseMetadata, ` +
+        `got ${Array.isArray(body) ? 'a list' : typeof body}).`,
       { path },
     );
   }
@@ -91,7 +92,8 @@ function notSuccess(success: unknown, path: string): ReportsError {
   const got = success === undefined ? 'no Success member' : `Success ${describeValue(success).replace(/;$/, '')}`;
   return new ReportsError(
     'upstream',
-    `${path} answered without success: its ResponseMetadata has ${got} where true is expected, and no ResponseError saying why; the page is treated as failed, not as empty.`,
+    `${path} answered without success: its ResponseMetadata has ${got} where true is expected, and no ResponseError ` +
+      `saying why; the page is treated as failed, not as empty.`,
     { path },
   );
 }

@@ -34,7 +34,8 @@ export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, sec
   if (status === 401 || status === 403) {
     return new ReportsError(
       'auth',
-      `The service refused the credentials for ${path} (HTTP ${status}). Check REPORTS_API_USERNAME and REPORTS_API_KEY.${clockAdvice(answer.date, now)}${said}`,
+      `The service refused the credentials for ${path} (HTTP ${status}). Check REPORTS_API_USERNAME and ` +
+        `REPORTS_API_KEY.${clockAdvice(answer.date, now)}${said}`,
       details,
     );
   }
@@ -67,7 +68,8 @@ export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, sec
 export function malformedBody(answer: HttpAnswer, path: string, secrets: readonly string[]): ReportsError {
   return new ReportsError(
     'malformed_response',
-    `${path} answered HTTP ${answer.status} with ${answer.contentType || 'no content type'} that is not valid JSON; first 200 characters: ${bodySnippet(answer, secrets)}`,
+    `${path} answered HTTP ${answer.status} with ${answer.contentType || 'no content type'} that is not valid JSON; ` +
+      `first 200 characters: ${bodySnippet(answer, secrets)}`,
     { status: answer.status, path },
   );
 }
@@ -121,8 +123,14 @@ function clockAdvice(dateHeader: string | undefined, now: Date): string {
   if (skew === undefined) return ' The service sent no Date header, so the clock could not be compared.';
   // HTTP dates have 1 s resolution; a couple of seconds is noise.
   if (Math.abs(skew) < 60_000)
-    return ` The local clock agrees with the service's (within ${Math.max(1, Math.round(Math.abs(skew) / 1000))} s), so the clock is not the cause.`;
-  return ` The local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's (its Date: ${dateHeader}); signatures carry the time, so correct the system clock.`;
+    return (
+      ` The local clock agrees with the service's (within ${Math.max(1, Math.round(Math.abs(skew) / 1000))} ` +
+      `s), so the clock is not the cause.`
+    );
+  return (
+    ` The local clock is ${formatDuration(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's ` +
+    `(its Date: ${dateHeader}); signatures carry the time, so correct the system clock.`
+  );
 }
 
 export function formatDuration(ms: number): string {

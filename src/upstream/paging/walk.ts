@@ -214,7 +214,10 @@ export class PageWalk {
       const records = intervals.reduce((n, i) => n + i.count, 0);
       const first = Math.min(...intervals.map((i) => i.offset));
       const pages = `${intervals.length} page${intervals.length > 1 ? 's' : ''}`;
-      return `${records} records in ${pages} (from Offset ${first}) were not fetched: ${message.replace(/\.$/, '')}. continue_report fetches them.`;
+      return (
+        `${records} records in ${pages} (from Offset ${first}) were not ` +
+        `fetched: ${message.replace(/\.$/, '')}. continue_report fetches them.`
+      );
     });
   }
 }
