@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { createServer } from '../server/create-server.js';
 import { createRuntime } from '../server/runtime.js';
 import type { IdentitySource } from './identity.js';
+import { oidcSource } from './oidc.js';
 import { isLoopback } from './origin.js';
 import { serveHttp } from './serve.js';
 import { sessionRuntimes } from './session-runtime.js';
@@ -22,17 +23,28 @@ export { StartupError };
 export const NO_IDENTITY_SOURCE =
   'refusing to serve beyond loopback without an identity source: set REPORTS_HTTP_TOKEN, REPORTS_HTTP_USERS or REPORTS_OIDC_ISSUER (or bind to 127.0.0.1)';
 
-export async function identitySources(config: Config): Promise<IdentitySource[]> {
+export async function identitySources(config: Config): Promise<{ sources: IdentitySource[]; issuer?: string }> {
   const sources: IdentitySource[] = [];
   if (config.httpToken) sources.push(sharedTokenSource(config.httpToken));
   if (config.httpUsersFile) sources.push(loadUsersFile(config.httpUsersFile, config.owningCompanyCodes));
-  return sources;
+  if (config.oidcIssuer) sources.push(await oidcSource(config.oidcIssuer, config.oidcAudience));
+  return { sources, issuer: config.oidcIssuer };
+}
+
+/** OAuth 2.0 Protected Resource Metadata (RFC 9728), which MCP clients read to find where to sign in. */
+function resourceMetadata(issuer: string) {
+  return (resource: string) => ({
+    resource,
+    authorization_servers: [issuer],
+    bearer_methods_supported: ['header'],
+    resource_name: 'travel-reports-mcp',
+  });
 }
 
 export async function startHttpMode(config: Config, log: Logger): Promise<void> {
   const http = config.http;
   if (!http) throw new Error('startHttpMode: config.http is not set');
-  const sources = await identitySources(config);
+  const { sources, issuer } = await identitySources(config);
   if (sources.length === 0 && !isLoopback(http.host)) throw new StartupError(NO_IDENTITY_SOURCE);
 
   const rt = await createRuntime(config, { log });
@@ -43,6 +55,7 @@ export async function startHttpMode(config: Config, log: Logger): Promise<void> 
       host: http.host,
       port: http.port,
       sources,
+      resourceMetadata: issuer ? resourceMetadata(issuer) : undefined,
       serverFor: (identity) => createServer(runtimeFor(identity)),
       cancelRunningCalls: () => rt.cancelRunningCalls(),
       log,
