@@ -88,7 +88,7 @@ export const VARIABLES: readonly VariableDef[] = [
   {
     env: 'REPORTS_CONCURRENCY',
     flag: 'concurrency',
-    meaning: 'most upstream requests in flight at once, process-wide',
+    meaning: 'most upstream requests in flight at once: process-wide, or across all replicas with REPORTS_REDIS_URL',
     default: '4',
   },
   {
@@ -121,7 +121,8 @@ export const VARIABLES: readonly VariableDef[] = [
   {
     env: 'REPORTS_RESULTS_MAX_MB',
     flag: 'results-max-mb',
-    meaning: 'memory budget for held results; least recently used evicted first',
+    meaning:
+      "memory budget for held results; least recently used evicted first (with REPORTS_REDIS_URL, Redis's maxmemory is the budget)",
     default: '256',
   },
   {

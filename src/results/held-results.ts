@@ -7,6 +7,9 @@ import { resultNotFound } from './store.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** A held result without its records: what listing needs. */
+export type ResultInfo = Omit<StoredResult, 'records'>;
+
 /** A store of results by id. The in-memory store answers at once, Redis asynchronously. */
 export interface HeldResults {
   readonly ttlMs: number;
@@ -14,8 +17,8 @@ export interface HeldResults {
   /** Throws not_found when unknown, expired or evicted; marks the result as just used. */
   get(id: string): MaybePromise<StoredResult>;
   update(id: string, patch: ResultPatch): MaybePromise<StoredResult>;
-  /** Every held result, most recently updated first. */
-  list(): MaybePromise<StoredResult[]>;
+  /** Held results, most recently updated first: all of them, or (Redis) only `owner`'s. */
+  list(owner?: string): MaybePromise<ResultInfo[]>;
 }
 
 /** One owner's view of the store: their results only. */
@@ -24,7 +27,7 @@ export interface OwnedResults {
   put(input: Omit<NewResult, 'owner'>): Promise<StoredResult>;
   get(id: string): Promise<StoredResult>;
   update(id: string, patch: Omit<ResultPatch, 'owner'>): Promise<StoredResult>;
-  list(): Promise<StoredResult[]>;
+  list(): Promise<ResultInfo[]>;
 }
 
 /**
@@ -45,6 +48,6 @@ export function ownedBy(store: HeldResults, owner: string): OwnedResults {
       await mine(id);
       return store.update(id, { ...patch, owner });
     },
-    list: async () => (await store.list()).filter((r) => r.owner === owner),
+    list: async () => (await store.list(owner)).filter((r) => r.owner === owner),
   };
 }

@@ -23,7 +23,7 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
           uri: resultUri(r.id),
           name: `${r.report} ${r.id}`,
           description:
-            `${r.records.length} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, ` +
+            `${r.held.reduce((n, h) => n + h.count, 0)} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, ` +
             `fetched ${new Date(r.createdAt).toISOString()}`,
           mimeType: 'application/json',
         })),

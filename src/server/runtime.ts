@@ -77,21 +77,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (!baseUrl || !username || !key)
     throw new Error('createRuntime: live mode needs baseUrl, apiUsername and apiKey (loadConfig guarantees them)');
 
+  // With REPORTS_REDIS_URL the results and the concurrency limit are shared by every replica.
+  const shared = config.redisUrl ? await sharedParts(config.redisUrl, config, log) : undefined;
   const upstream = new UpstreamClient({
     baseUrl,
     username,
     key,
     timeoutMs: config.timeoutMs,
-    limiter: new Limiter(config.concurrency),
+    limiter: shared?.limiter ?? new Limiter(config.concurrency),
     now,
     log,
     debug: options.debug ?? (() => {}),
   });
-  const store = new ResultStore({
-    maxBytes: config.resultsMaxBytes,
-    ttlMs: config.resultsTtlMs,
-    onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
-  });
+  const store: HeldResults =
+    shared?.store ??
+    new ResultStore({
+      maxBytes: config.resultsMaxBytes,
+      ttlMs: config.resultsTtlMs,
+      onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
+    });
   const stopping = new AbortController();
   return {
     config,
@@ -116,7 +120,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     async close() {
       await upstream.close();
+      await shared?.link.close();
       await sandbox?.close();
     },
+  };
+}
+
+/** Redis parts, loaded only when configured (stdio start-up does not pay for the client). */
+async function sharedParts(url: string, config: Config, log: Logger) {
+  const [{ connectRedis }, { SharedLimiter }, { RedisResultStore }] = await Promise.all([
+    import('../upstream/redis-link.js'),
+    import('../upstream/redis-limiter.js'),
+    import('../results/redis-store.js'),
+  ]);
+  const link = await connectRedis(url, log);
+  log(`results and the concurrency limit (${config.concurrency}) are shared through Redis at ${link.where}`);
+  return {
+    link,
+    limiter: new SharedLimiter(link, config.concurrency),
+    store: new RedisResultStore(link, config.resultsTtlMs),
   };
 }

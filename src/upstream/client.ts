@@ -4,7 +4,7 @@ import { cancelledError, ReportsError } from '../errors.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
 import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
-import type { Limiter } from './limiter.js';
+import type { ConcurrencyLimit } from './limiter.js';
 import { buildUrl, pageQuery } from './request.js';
 import { HEADER_SIGNATURE, signedHeaders } from './sign.js';
 
@@ -21,7 +21,7 @@ export interface UpstreamOptions {
   key: string;
   timeoutMs: number;
   /** Shared process-wide; see Limiter. */
-  limiter: Limiter;
+  limiter: ConcurrencyLimit;
   dispatcher?: Dispatcher;
   now?: () => Date;
   random?: () => number;
@@ -68,7 +68,7 @@ export class UpstreamClient {
   private readonly debug: (line: string) => void;
   private readonly secrets: string[];
   private readonly echoes: EchoRedactor;
-  readonly limiter: Limiter;
+  readonly limiter: ConcurrencyLimit;
 
   constructor(private readonly opts: UpstreamOptions) {
     this.ownsDispatcher = !opts.dispatcher;

@@ -5,7 +5,16 @@ import { cancelledError } from '../errors.js';
  * shared by every call in the process (REPORTS_CONCURRENCY), so two concurrent tool calls
  * together never exceed it. Waiters are served first come, first served.
  */
-export class Limiter {
+/** What the upstream client needs of a concurrency limit: this process's, or one shared in Redis. */
+export interface ConcurrencyLimit {
+  readonly limit: number;
+  /** Requests of this process holding a slot now, and the most seen at once. */
+  readonly inFlight: number;
+  readonly maxActive: number;
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+export class Limiter implements ConcurrencyLimit {
   private active = 0;
   private readonly waiting: Array<{
     resolve: () => void;

@@ -1,0 +1,93 @@
+/**
+ * Held results in Redis (REPORTS_REDIS_URL), shared by every replica: a report fetched
+ * through one replica is queried, continued and read through another. Each result is two
+ * keys, its description and its records (so listing reads no records), and each owner has an
+ * index of their result ids; all three expire REPORTS_RESULTS_TTL_MINUTES after the last use.
+ * Memory: Redis's own `maxmemory` with `maxmemory-policy volatile-lru` is the budget (every key
+ * here has a TTL); a result whose keys were evicted answers as expired.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RedisLink } from '../upstream/redis-link.js';
+import type { HeldResults, ResultInfo } from './held-results.js';
+import { estimateBytes, type NewResult, type ResultPatch, resultNotFound, type StoredResult } from './store.js';
+import { summarize } from './summarize.js';
+
+const PREFIX = 'travel-reports:';
+const infoKey = (id: string) => `${PREFIX}result:${id}:info`;
+const recordsKey = (id: string) => `${PREFIX}result:${id}:records`;
+const ownerKey = (owner: string) => `${PREFIX}owner:${owner}`;
+
+export class RedisResultStore implements HeldResults {
+  constructor(
+    private readonly redis: RedisLink,
+    readonly ttlMs: number,
+  ) {}
+
+  async put(input: NewResult): Promise<StoredResult> {
+    const now = Date.now();
+    const result: StoredResult = {
+      ...input,
+      id: `r_${randomBytes(12).toString('base64url')}`,
+      createdAt: now,
+      updatedAt: now,
+      bytes: estimateBytes(input.records),
+      summary: summarize(input.records),
+    };
+    await this.write(result, true);
+    return result;
+  }
+
+  async get(id: string): Promise<StoredResult> {
+    const ttl = this.ttlMs;
+    const [info, records] = await this.redis.run('read a held result', async (c) => {
+      const replies = await c
+        .multi()
+        .get(infoKey(id))
+        .get(recordsKey(id))
+        .pExpire(infoKey(id), ttl)
+        .pExpire(recordsKey(id), ttl)
+        .exec();
+      return [replies[0], replies[1]] as unknown as [string | null, string | null];
+    });
+    if (!info || !records) throw resultNotFound(id, ttl);
+    const result = JSON.parse(info) as Omit<StoredResult, 'records'>;
+    await this.redis.run('mark a result as used', (c) => c.multi().pExpire(ownerKey(result.owner), ttl).exec());
+    return { ...result, records: JSON.parse(records) as Record<string, unknown>[] };
+  }
+
+  async update(id: string, patch: ResultPatch): Promise<StoredResult> {
+    const old = await this.get(id);
+    const result: StoredResult = { ...old, ...patch, id, createdAt: old.createdAt, updatedAt: Date.now() };
+    if (patch.records) {
+      result.bytes = estimateBytes(patch.records);
+      result.summary = summarize(patch.records);
+    }
+    await this.write(result, !!patch.records);
+    return result;
+  }
+
+  /** The owner's results (every owner's is never asked for: it would scan all of Redis). */
+  async list(owner?: string): Promise<ResultInfo[]> {
+    if (owner === undefined) return [];
+    const ids = await this.redis.run('list held results', (c) => c.zRange(ownerKey(owner), 0, -1, { REV: true }));
+    if (ids.length === 0) return [];
+    const infos = await this.redis.run('list held results', (c) => c.mGet(ids.map(infoKey)));
+    const gone = ids.filter((_, i) => infos[i] === null);
+    if (gone.length) await this.redis.run('list held results', (c) => c.zRem(ownerKey(owner), gone));
+    return infos.filter((s): s is string => s !== null).map((s) => JSON.parse(s) as ResultInfo);
+  }
+
+  private async write(result: StoredResult, withRecords: boolean): Promise<void> {
+    const { records, ...info } = result;
+    const ttl = this.ttlMs;
+    await this.redis.run('hold the result', async (c) => {
+      const m = c.multi().set(infoKey(result.id), JSON.stringify(info), { PX: ttl });
+      if (withRecords) m.set(recordsKey(result.id), JSON.stringify(records), { PX: ttl });
+      else m.pExpire(recordsKey(result.id), ttl);
+      await m
+        .zAdd(ownerKey(result.owner), { score: result.updatedAt, value: result.id })
+        .pExpire(ownerKey(result.owner), ttl)
+        .exec();
+    });
+  }
+}
