@@ -2,9 +2,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { registerResultView } from '../view/resource.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
 import { guardOutbound } from './outbound.js';
+import { publishPlainSchemas } from './plain-schemas.js';
 import { registerPrompts } from './prompts.js';
 import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
@@ -12,7 +14,7 @@ import { registerResultTools } from './result-tools.js';
 import type { Runtime } from './runtime.js';
 
 export const SERVER_NAME = 'travel-reports-mcp';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = PACKAGE_VERSION;
 
 /** Every tool the server lists, in order: the README's tool table and the tests follow this list. */
 export const TOOL_NAMES: readonly string[] = [
@@ -61,5 +63,6 @@ export function createServer(rt: Runtime): McpServer {
   registerResultResources(server, rt.results);
   registerResultView(server);
   registerPrompts(server);
+  publishPlainSchemas(server);
   return server;
 }

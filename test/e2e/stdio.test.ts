@@ -7,12 +7,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/server/create-server.js';
 import { readAllRecords } from '../helpers/resources.js';
+import { CheckedClient } from '../helpers/checked-client.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
@@ -70,7 +70,7 @@ describe('the built server through the SDK client over stdio', () => {
     });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const client = new Client({ name: 'e2e-client', version: '1.0.0' });
+    const client = new CheckedClient({ name: 'e2e-client', version: '1.0.0' });
     await client.connect(transport);
     const pid = transport.pid!;
     expect(pid).toBeGreaterThan(0);

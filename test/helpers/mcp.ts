@@ -1,10 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { SandboxOptions } from '../../src/sandbox/service.js';
 import { createServer } from '../../src/server/create-server.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { CheckedClient } from './checked-client.js';
 
 export interface InProcess {
   client: Client;
@@ -16,7 +17,8 @@ export interface InProcess {
 
 /**
  * The server in demo mode, driven through a real SDK Client over an in-memory transport
- * pair. `env` overrides configuration as the environment would (REPORTS_PAGE_SIZE, ...).
+ * pair; every tool result's structuredContent is checked against the tool's published
+ * outputSchema with Ajv 2020-12 (CheckedClient). `env` overrides configuration as the environment would (REPORTS_PAGE_SIZE, ...).
  */
 export async function startInProcess(
   opts: { env?: Record<string, string>; sandbox?: SandboxOptions; now?: () => Date } = {},
@@ -30,7 +32,7 @@ export async function startInProcess(
   });
   const server = createServer(rt);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = new CheckedClient({ name: 'test-client', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return {
     client,

@@ -3,13 +3,14 @@
  * its 401 answers: diagnose_connection and the report tools say what is wrong without
  * carrying either secret into any text or structured content.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createServer } from '../../src/server/create-server.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { CheckedClient } from '../helpers/checked-client.js';
 import { type PagedService, startPagedService } from '../helpers/paged-service.js';
 
 const KEY = 'live-secret-key-0123456789';
@@ -56,7 +57,7 @@ describe('secrets in echoed error bodies (live mode)', () => {
     rt = await createRuntime(config, { log: () => {} });
     const server = createServer(rt);
     const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'secrets-test', version: '1.0.0' });
+    client = new CheckedClient({ name: 'secrets-test', version: '1.0.0' });
     await Promise.all([server.connect(b), client.connect(a)]);
   });
   afterAll(async () => {
