@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { McpbManifestAny } from '@anthropic-ai/mcpb';
 import { v0_3 } from '@anthropic-ai/mcpb';
-import type { McpbManifestAny } from '@anthropic-ai/mcpb/node';
 import { getMcpConfigForManifest } from '@anthropic-ai/mcpb/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
@@ -18,7 +18,8 @@ import { type InProcess, startInProcess } from '../helpers/mcp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const committed = readFileSync(path.join(ROOT, 'manifest.json'), 'utf8');
-const manifest = JSON.parse(committed) as McpbManifestAny & Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the manifest is read as JSON and checked field by field
+const manifest = JSON.parse(committed) as Record<string, any>;
 
 let h: InProcess;
 beforeAll(async () => {
@@ -105,7 +106,7 @@ describe('manifest.json', () => {
 describe('user settings as a desktop host passes them', () => {
   async function resolvedEnv(userConfig: Record<string, string | number | boolean>) {
     const resolved = await getMcpConfigForManifest({
-      manifest,
+      manifest: manifest as McpbManifestAny,
       extensionPath: '/opt/ext',
       systemDirs: { HOME: '/home/u', DOWNLOADS: '/home/u/Downloads', DESKTOP: '/home/u/Desktop', DOCUMENTS: '/d' },
       userConfig,
