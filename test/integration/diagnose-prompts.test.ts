@@ -56,7 +56,8 @@ describe('diagnose_connection', () => {
       'demo mode: the embedded sandbox answers with synthetic data, signed and paged like the real service.',
     );
     expect(byName.settings.detail).toContain('time zone UTC; page size 500; concurrency 4; max records 50000');
-    expect(byName.clock.detail).toMatch(/^agrees with the service's \(within [12] s\)$/);
+    // The gap is measured on a shared, loaded machine: its size is not asserted, only the verdict.
+    expect(byName.clock.detail).toMatch(/^agrees with the service's \(within \d+ s\)$/);
     expect(byName['signed request'].detail).toMatch(
       /^accepted; \/AppUsersActivity answered with \d+ records for today$/,
     );

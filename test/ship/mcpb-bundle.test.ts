@@ -1,0 +1,113 @@
+/**
+ * The .mcpb as a desktop host uses it: packed once (esbuild bundle + manifest + icon, mcpb
+ * validate and pack), unpacked with mcpb, its mcp_config resolved the way hosts do
+ * (getMcpConfigForManifest with a user config), then started from the unpacked folder and
+ * driven by a real MCP client in demo mode.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { getMcpConfigForManifest, type McpbManifestAny, unpackExtension, validateManifest } from '@anthropic-ai/mcpb';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { checkStaged, packBundle, ROOT, readManifest } from '../../scripts/mcpb.js';
+import { CheckedClient } from '../helpers/checked-client.js';
+
+const run = promisify(execFile);
+let work: string;
+let mcpbFile: string;
+let unpacked: string;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'mcpb-test-'));
+  mcpbFile = await packBundle(path.join(work, 'staging'), work);
+  unpacked = path.join(work, 'unpacked');
+  expect(await unpackExtension({ mcpbPath: mcpbFile, outputDir: unpacked, silent: true })).toBe(true);
+});
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('npm run pack', () => {
+  it('writes travel-reports-mcp-<version>.mcpb holding only the manifest, the icon and one bundled server file', async () => {
+    expect(path.basename(mcpbFile)).toBe(`travel-reports-mcp-${pkg.version}.mcpb`);
+    expect(await filesUnder(unpacked)).toEqual(['icon.png', 'manifest.json', 'server/index.mjs']);
+    const packed = (await stat(mcpbFile)).size;
+    const server = (await stat(path.join(unpacked, 'server', 'index.mjs'))).size;
+    process.stderr.write(`mcpb: ${path.basename(mcpbFile)} ${packed} bytes; server bundle ${server} bytes unpacked\n`);
+    expect(packed).toBeGreaterThan(100_000);
+    expect(packed).toBeLessThan(server);
+  });
+
+  it('the unpacked manifest passes the mcpb CLI validator', async () => {
+    const cli = path.join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
+    const { stdout } = await run(process.execPath, [cli, 'validate', path.join(unpacked, 'manifest.json')]);
+    expect(stdout).toContain('Manifest schema validation passes!');
+  });
+
+  it('refuses a staged bundle whose entry point is missing, which mcpb itself accepts', async () => {
+    const broken = path.join(work, 'broken');
+    await cp(unpacked, broken, { recursive: true });
+    await rm(path.join(broken, 'server'), { recursive: true });
+    expect(validateManifest(path.join(broken, 'manifest.json'))).toBe(true);
+    await expect(checkStaged(broken)).rejects.toThrow(/server\.entry_point 'server\/index\.mjs'.*missing/);
+  });
+
+  it('starts from its unpacked folder with the host-resolved config and answers tools/list and a report call', async () => {
+    const manifest = (await readManifest(unpacked)) as unknown as McpbManifestAny;
+    const resolved = await getMcpConfigForManifest({
+      manifest,
+      extensionPath: unpacked,
+      systemDirs: { HOME: work, DOWNLOADS: work, DESKTOP: work, DOCUMENTS: work },
+      userConfig: { timezone: 'UTC', max_records: 300 },
+      pathSeparator: path.sep,
+    });
+    expect(resolved?.args).toEqual([path.join(unpacked, 'server', 'index.mjs')]);
+    const transport = new StdioClientTransport({
+      command: resolved!.command === 'node' ? process.execPath : resolved!.command,
+      args: resolved!.args,
+      env: resolved!.env,
+      cwd: work,
+      stderr: 'pipe',
+    });
+    const client = new CheckedClient({ name: 'mcpb-host', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.version).toBe(pkg.version);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual((manifest.tools ?? []).map((t) => t.name));
+      const result = (await client.callTool({
+        name: 'car_segments_by_date',
+        arguments: { DateStart: 'today-30', DateEnd: 'today', maxRecords: 1000 },
+      })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const sc = result.structuredContent as { source: string; fetchedRecords: number; notes: string[] };
+      expect(sc.source).toBe('demo');
+      expect(sc.fetchedRecords).toBeGreaterThan(0);
+      // The user's max_records (300) reached the bundled server as REPORTS_MAX_RECORDS.
+      expect(sc.notes.join(' ')).toContain('REPORTS_MAX_RECORDS=300');
+    } finally {
+      const pid = transport.pid;
+      await client.close();
+      if (pid) {
+        try {
+          process.kill(pid);
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+});
