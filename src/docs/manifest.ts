@@ -7,10 +7,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
-import pkg from '../../package.json' with { type: 'json' };
 import { loadConfig, VARIABLES } from '../config.js';
 import { createServer } from '../server/create-server.js';
 import { createRuntime } from '../server/runtime.js';
+import { PACKAGE as pkg } from '../version.js';
 
 /** Where the bundled server sits inside the .mcpb (written by `npm run pack`). */
 export const BUNDLE_ENTRY = 'server/index.mjs';
