@@ -11,8 +11,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/server/create-server.js';
-import { readAllRecords } from '../helpers/resources.js';
 import { CheckedClient } from '../helpers/checked-client.js';
+import { readAllRecords } from '../helpers/resources.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
