@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
-import { registerResultView } from '../view/resource.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { registerResultView } from '../view/resource.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
 import { guardOutbound } from './outbound.js';
