@@ -16,8 +16,29 @@ import { acceptedParams, DATE_EXPRESSION, DATE_FORMS_LONG, expectation, userName
 import { FREE_FORM_NAME, inputSchema } from './schema.js';
 import type { ParamSpec, TransactionDef } from './types.js';
 
-/** Free-form keys the server owns or that would change the response format. */
-const RESERVED_FREE_FORM = ['offset', 'limit', 'totalrecords', 'responserecords', 'format', 'callback'];
+/**
+ * Free-form keys the caller never controls (compared in lower case): paging (the server pages
+ * itself, and a Skip/Take would silently shift its windows), the response format (format,
+ * callback, jsconfig change the envelope), debugging and ordering (a ServiceStack service
+ * reads these on every path; a changed order between pages loses and repeats records).
+ */
+const RESERVED_FREE_FORM = [
+  'offset',
+  'limit',
+  'skip',
+  'take',
+  'totalrecords',
+  'responserecords',
+  'format',
+  'callback',
+  'jsconfig',
+  'debug',
+  'orderby',
+  'orderbydesc',
+  'sort',
+  'sortby',
+  'sortorder',
+];
 const UPSTREAM_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 /** Longest value sent upstream: a URL of megabytes is refused by servers and proxies alike
  *  (and says nothing a report filter needs). */
@@ -218,7 +239,7 @@ function resolveFreeForm(
       throw invalidInput(
         label,
         value,
-        'is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records',
+        'is not allowed: the server controls paging, format, debugging and order itself; use maxRecords to fetch fewer records and query_report orderBy to sort',
       );
     }
     if (key in query) throw invalidInput(label, value, `repeats ${key}; give it once`);

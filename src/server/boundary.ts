@@ -7,7 +7,13 @@ import type { Logger } from '../log.js';
  * handlers only throw; the assistant gets an `isError` result whose text says what went
  * wrong and what to do next. Secrets are redacted once more on the way out.
  */
-export function toolErrorResult(err: unknown, secrets: readonly string[], log: Logger, tool: string): CallToolResult {
+export function toolErrorResult(
+  err: unknown,
+  secrets: readonly string[],
+  log: Logger,
+  tool: string,
+  mask: (text: string) => string = (text) => text,
+): CallToolResult {
   let text: string;
   if (err instanceof ReportsError) {
     // Messages of invalidInput() end without a full stop; end the sentence before the next one.
@@ -21,7 +27,8 @@ export function toolErrorResult(err: unknown, secrets: readonly string[], log: L
     log(`unexpected error in ${tool}: ${err instanceof Error ? err.stack : message}`);
     text = `${tool} failed with an internal error: ${message}. This is a bug in travel-reports-mcp; the details are in its log (stderr).`;
   }
-  return { isError: true, content: [{ type: 'text', text: redact(text, secrets) }] };
+  // A message may quote the service, which may quote a traveller (REPORTS_REDACT_PII).
+  return { isError: true, content: [{ type: 'text', text: mask(redact(text, secrets)) }] };
 }
 
 export function guard<A extends unknown[]>(
@@ -29,12 +36,13 @@ export function guard<A extends unknown[]>(
   secrets: readonly string[],
   log: Logger,
   handler: (...args: A) => Promise<CallToolResult>,
+  mask?: (text: string) => string,
 ): (...args: A) => Promise<CallToolResult> {
   return async (...args: A) => {
     try {
       return await handler(...args);
     } catch (err) {
-      return toolErrorResult(err, secrets, log, tool);
+      return toolErrorResult(err, secrets, log, tool, mask);
     }
   };
 }

@@ -9,6 +9,7 @@ import { guard } from './boundary.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
+import { enforceScope } from './scope.js';
 
 export const READ_ONLY_ANNOTATIONS = { readOnlyHint: true, openWorldHint: true, idempotentHint: true } as const;
 
@@ -25,8 +26,12 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
         _meta: RESULT_VIEW_TOOL_META,
       },
-      guard(def.tool, rt.secrets, rt.log, (args: Record<string, unknown>, extra: ToolExtra) =>
-        callReport(rt, def, args, extra),
+      guard(
+        def.tool,
+        rt.secrets,
+        rt.log,
+        (args: Record<string, unknown>, extra: ToolExtra) => callReport(rt, def, args, extra),
+        rt.redact.text,
       ),
     );
   }
@@ -49,6 +54,7 @@ async function callReport(rt: Runtime, def: TransactionDef, args: Record<string,
     );
     maxRecords = rt.config.maxRecords;
   }
+  await enforceScope(rt, def, query, callSignal(rt, extra.signal));
   const stored = await runReport(rt, def, query, {
     maxRecords,
     signal: callSignal(rt, extra.signal),

@@ -63,18 +63,24 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Continue an incomplete report', ...READ_ONLY_ANNOTATIONS },
       _meta: RESULT_VIEW_TOOL_META,
     },
-    guard('continue_report', secrets, rt.log, async (args, extra: ToolExtra) => {
-      const stored = await rt.results.get(args.resultId);
-      const def = TRANSACTIONS.find((t) => t.tool === stored.report);
-      if (!def)
-        throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
-      const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
-      const updated = await continueReport(rt, def, stored, {
-        maxRecords,
-        signal: callSignal(rt, extra.signal),
-        onProgress: progressReporter(extra, 'continue_report'),
-      });
-      return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });
-    }),
+    guard(
+      'continue_report',
+      secrets,
+      rt.log,
+      async (args, extra: ToolExtra) => {
+        const stored = await rt.results.get(args.resultId);
+        const def = TRANSACTIONS.find((t) => t.tool === stored.report);
+        if (!def)
+          throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
+        const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
+        const updated = await continueReport(rt, def, stored, {
+          maxRecords,
+          signal: callSignal(rt, extra.signal),
+          onProgress: progressReporter(extra, 'continue_report'),
+        });
+        return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });
+      },
+      rt.redact.text,
+    ),
   );
 }

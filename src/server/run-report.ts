@@ -4,6 +4,7 @@ import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
 import type { Runtime } from './runtime.js';
+import { ScopeFilter } from './scope.js';
 
 export interface RunOptions {
   maxRecords: number;
@@ -20,13 +21,24 @@ export async function runReport(
 ): Promise<StoredResult> {
   const started = Date.now();
   // Each page is masked and summarised as it arrives, while the others are in flight.
-  const summary = new PageSummary();
+  let summary = new PageSummary();
+  const scope = new ScopeFilter(rt.config.owningCompanyCodes);
+  let learnt: number | undefined;
   const outcome = await fetchFor(rt, def, query, opts, undefined, (offset, page) => {
-    const kept = page.map(rt.redact);
+    const kept = rt.redact.records(scope.keep(page));
+    learnt ??= rt.redact.learnt();
     summary.page(offset, kept);
     return kept;
   });
-  const records = outcome.pages.length === 1 ? outcome.pages[0].records : outcome.pages.flatMap((p) => p.records);
+  let records = outcome.pages.length === 1 ? outcome.pages[0].records : outcome.pages.flatMap((p) => p.records);
+  // A traveller named on a later page may be written in an earlier page's free text: when
+  // names were learnt after the first page was masked, the free text is masked again and
+  // the summary made over the final records.
+  if (learnt !== undefined && rt.redact.learnt() > learnt && outcome.pages.length > 1) {
+    records = rt.redact.remask(records);
+    summary = new PageSummary();
+    summary.page(0, records);
+  }
   rt.log(
     `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
   );
@@ -38,7 +50,8 @@ export async function runReport(
     sentQuery: query,
     totalRecords: outcome.totalRecords,
     complete: outcome.complete,
-    notes: outcome.notes,
+    // Notes may quote the service (a failed page's error): masked like everything else.
+    notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
     records,
     held: intervalsOf(outcome.pages),
     summary: summary.finish(records),
@@ -58,12 +71,17 @@ export async function continueReport(
   // Complete, or every record held and incomplete only because the data changed while it was
   // read: nothing is missing to fetch (its notes say to run the report again).
   if (stored.complete || (stored.totalRecords !== null && coversAll(stored.held, stored.totalRecords))) return stored;
-  const outcome = await fetchFor(rt, def, stored.sentQuery, opts, {
-    intervals: stored.held,
-    totalRecords: stored.totalRecords,
-  });
+  const scope = new ScopeFilter(rt.config.owningCompanyCodes);
+  const outcome = await fetchFor(
+    rt,
+    def,
+    stored.sentQuery,
+    opts,
+    { intervals: stored.held, totalRecords: stored.totalRecords },
+    (_offset, page) => rt.redact.records(scope.keep(page)),
+  );
   const heldPages = splitHeld(stored.records, stored.held);
-  const newPages = outcome.pages.map((p) => ({ offset: p.offset, records: p.records.map(rt.redact) }));
+  const newPages = outcome.pages.map((p) => ({ ...p, records: rt.redact.remask(p.records) }));
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;
@@ -73,7 +91,7 @@ export async function continueReport(
     held,
     totalRecords: total,
     complete,
-    notes: outcome.notes,
+    notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
   });
 }
 

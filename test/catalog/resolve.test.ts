@@ -240,7 +240,7 @@ describe('resolveInput', () => {
       Ref: '20260101',
     });
     expect(thrown(() => resolveInput(def('find_bookings'), { parameters: { Offset: 100 } }, UTC)).message).toBe(
-      'parameters.Offset: 100 (number) is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records',
+      'parameters.Offset: 100 (number) is not allowed: the server controls paging, format, debugging and order itself; use maxRecords to fetch fewer records and query_report orderBy to sort',
     );
     for (const key of ['limit', 'TotalRecords', 'format', 'callback']) {
       expect(

@@ -130,7 +130,7 @@ describe('invalid arguments: exact messages, nothing sent', () => {
       'paging parameters in the free-form object',
       'find_bookings',
       { parameters: { Offset: 5 } },
-      `Invalid argument for find_bookings: parameters.Offset: 5 (number) is not allowed: the server pages and formats itself; use maxRecords to fetch fewer records. ${NOTHING_SENT}`,
+      `Invalid argument for find_bookings: parameters.Offset: 5 (number) is not allowed: the server controls paging, format, debugging and order itself; use maxRecords to fetch fewer records and query_report orderBy to sort. ${NOTHING_SENT}`,
     ],
     [
       'a free-form company code outside the pinned scope',

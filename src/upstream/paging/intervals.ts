@@ -10,12 +10,17 @@ import { ReportsError } from '../../errors.js';
 export interface Interval {
   offset: number;
   count: number;
+  /** Records held of this run when fewer than `count` (records dropped as out of the pinned
+   *  company scope): positions read and records kept then differ. */
+  held?: number;
 }
 
 /** Records that start at a known offset (one fetched page, or one held run). */
 export interface FetchedPage {
   offset: number;
   records: Record<string, unknown>[];
+  /** Upstream positions the page covers, when records were dropped from it. */
+  span?: number;
 }
 
 /** Sorted, non-overlapping, adjacent runs joined. */
@@ -24,7 +29,11 @@ export function mergeIntervals(intervals: readonly Interval[]): Interval[] {
   const out: Interval[] = [];
   for (const i of sorted) {
     const last = out[out.length - 1];
-    if (last && i.offset <= last.offset + last.count) {
+    if (last && i.offset === last.offset + last.count && (last.held !== undefined || i.held !== undefined)) {
+      // Adjacent runs with dropped records: the records held add up.
+      last.held = (last.held ?? last.count) + (i.held ?? i.count);
+      last.count += i.count;
+    } else if (last && i.offset <= last.offset + last.count) {
       last.count = Math.max(last.count, i.offset + i.count - last.offset);
     } else out.push({ ...i });
   }
@@ -84,7 +93,13 @@ export function windows(gaps: readonly Interval[], size: number, most: number): 
 
 /** The merged ranges a set of pages covers. */
 export function intervalsOf(pages: readonly FetchedPage[]): Interval[] {
-  return mergeIntervals(pages.map((p) => ({ offset: p.offset, count: p.records.length })));
+  return mergeIntervals(
+    pages.map((p) =>
+      p.span !== undefined && p.span !== p.records.length
+        ? { offset: p.offset, count: p.span, held: p.records.length }
+        : { offset: p.offset, count: p.records.length },
+    ),
+  );
 }
 
 /** A held result's records cut back into the runs they came from (`records` is their concatenation). */
@@ -92,8 +107,9 @@ export function splitHeld(records: Record<string, unknown>[], held: readonly Int
   const out: FetchedPage[] = [];
   let at = 0;
   for (const h of held) {
-    out.push({ offset: h.offset, records: records.slice(at, at + h.count) });
-    at += h.count;
+    const n = h.held ?? h.count;
+    out.push({ offset: h.offset, records: records.slice(at, at + n), ...(n !== h.count ? { span: h.count } : {}) });
+    at += n;
   }
   if (at !== records.length) {
     throw new ReportsError(

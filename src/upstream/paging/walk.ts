@@ -115,7 +115,12 @@ export class PageWalk {
     this.checkIdentity(interval.offset, kept);
     for (const r of kept) decodeDatesInPlace(r);
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept) : kept;
-    this.pages.push({ offset: interval.offset, records: held });
+    // A page that keeps fewer records (out of the pinned scope) still covers its positions.
+    this.pages.push({
+      offset: interval.offset,
+      records: held,
+      ...(held.length !== kept.length ? { span: kept.length } : {}),
+    });
     this.fetched += kept.length;
     this.req.onProgress?.(this.fetched, Math.max(this.progressTotal, this.fetched));
   }
