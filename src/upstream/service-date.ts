@@ -4,6 +4,8 @@
  */
 const SERVICE_DATE = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 export const MIN_VALUE_MS = -62135596800000;
+/** The largest distance from the epoch a JavaScript Date holds. */
+const MAX_DATE_MS = 8_640_000_000_000_000;
 
 export function isServiceDate(value: unknown): value is string {
   return typeof value === 'string' && SERVICE_DATE.test(value);
@@ -16,9 +18,12 @@ export function decodeServiceDate(value: string): string | null | undefined {
   const ms = Number(m[1]);
   if (ms <= MIN_VALUE_MS) return null;
   const offset = m[2];
+  const sign = offset?.[0] === '-' ? -1 : 1;
+  const minutes = offset ? sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(3, 5))) : 0;
+  // Beyond what a date can hold (±8.64e15 ms, /Date(8640000000000001)/): not decodable, so
+  // the value stays as the service sent it (the caller notes it) rather than failing the call.
+  if (Math.abs(ms) > MAX_DATE_MS || Math.abs(ms + minutes * 60_000) > MAX_DATE_MS) return undefined;
   if (!offset || offset === '+0000' || offset === '-0000') return `${wallClock(ms)}Z`;
-  const sign = offset[0] === '-' ? -1 : 1;
-  const minutes = sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(3, 5)));
   return `${wallClock(ms + minutes * 60_000)}${offset.slice(0, 3)}:${offset.slice(3)}`;
 }
 
@@ -78,7 +83,7 @@ export function decodeDates<T>(value: T): T {
  * The same, rewriting `value` in place: for records just parsed from a response, which
  * nothing else holds. Copying 50-field records cost more than decoding their dates.
  */
-export function decodeDatesInPlace<T>(value: T): T {
+export function decodeDatesInPlace<T>(value: T, onKept?: (sent: string) => void): T {
   if (value === null || typeof value !== 'object') return decodeValue(value) as T;
   const target = value as Record<string, unknown>;
   for (const key in target) {
@@ -87,8 +92,9 @@ export function decodeDatesInPlace<T>(value: T): T {
       if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
         const decoded = decodeCached(v);
         if (decoded !== undefined) target[key] = decoded;
+        else onKept?.(v);
       }
-    } else if (v !== null && typeof v === 'object') decodeDatesInPlace(v);
+    } else if (v !== null && typeof v === 'object') decodeDatesInPlace(v, onKept);
   }
   return value;
 }
@@ -108,6 +114,64 @@ function decodeCached(text: string): string | null | undefined {
     decodedDates.set(text, decoded);
   }
   return decoded;
+}
+
+/** Deepest nesting kept as structure; deeper values are kept as their JSON text. */
+export const MAX_RECORD_DEPTH = 32;
+
+/**
+ * A record nested thousands of levels deep would overflow the stack of every walk after it
+ * (summaries, masking, queries). Values deeper than MAX_RECORD_DEPTH are replaced, in place,
+ * by their JSON text: kept as sent, in a form every later step reads as a string.
+ */
+export function boundDepthInPlace(value: unknown, onCut: () => void, depth = 0): void {
+  if (value === null || typeof value !== 'object') return;
+  const target = value as Record<string, unknown>;
+  for (const key in target) {
+    const v = target[key];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 >= MAX_RECORD_DEPTH) {
+      target[key] = jsonText(v);
+      onCut();
+    } else boundDepthInPlace(v, onCut, depth + 1);
+  }
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return jsonTextIteratively(value); // deeper than JSON.stringify's own stack allows
+  }
+}
+
+/** JSON.stringify without recursion: an explicit stack of what is left to write. */
+function jsonTextIteratively(root: unknown): string {
+  const out: string[] = [];
+  const todo: unknown[] = [root];
+  const TEXT = Symbol('text');
+  while (todo.length) {
+    const v = todo.pop();
+    if (v !== null && typeof v === 'object' && TEXT in v) {
+      out.push((v as { [TEXT]: string })[TEXT]);
+    } else if (Array.isArray(v)) {
+      todo.push({ [TEXT]: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push(v[i] === undefined ? null : v[i]);
+        if (i > 0) todo.push({ [TEXT]: ',' });
+      }
+      todo.push({ [TEXT]: '[' });
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+      todo.push({ [TEXT]: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        todo.push(entries[i][1]);
+        todo.push({ [TEXT]: `${i > 0 ? ',' : ''}${JSON.stringify(entries[i][0])}:` });
+      }
+      todo.push({ [TEXT]: '{' });
+    } else out.push(JSON.stringify(v) ?? 'null');
+  }
+  return out.join('');
 }
 
 function decodeValue(value: unknown): unknown {

@@ -3,9 +3,9 @@
  * accepted pages, the notes, the pages that failed, the record budget left. Every page a
  * strategy keeps passes through accept(), the one place per-page checks and work belong.
  */
-import { ReportsError } from '../../errors.js';
+import { quote, ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
-import { decodeDatesInPlace } from '../service-date.js';
+import { boundDepthInPlace, decodeDatesInPlace, MAX_RECORD_DEPTH } from '../service-date.js';
 import { fingerprint } from './fingerprint.js';
 import type { FetchedPage, Interval } from './intervals.js';
 import type { FetchRequest } from './types.js';
@@ -42,6 +42,11 @@ export class PageWalk {
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
   private readonly shortPages: Array<{ interval: Interval; got: number; total: number | null }> = [];
+  /** Date values that could not be decoded, kept as sent; the first of them. */
+  private undecodedDates = 0;
+  private firstUndecoded: string | undefined;
+  /** Values nested too deeply, kept as their JSON text. */
+  private tooDeep = 0;
   /** Windows not requested because the records had run out before them. */
   private skipped = { pages: 0, records: 0 };
 
@@ -112,8 +117,14 @@ export class PageWalk {
         `The page at Offset ${interval.offset} says ResponseRecords ${responseRecords} but carries ${records.length} records.`,
       );
     }
+    // Depth first: everything after it (identity, dates, masking, summaries) walks the records.
+    for (const r of kept) boundDepthInPlace(r, () => this.tooDeep++);
     this.checkIdentity(interval.offset, kept);
-    for (const r of kept) decodeDatesInPlace(r);
+    const onKept = (sent: string) => {
+      this.undecodedDates++;
+      this.firstUndecoded ??= sent;
+    };
+    for (const r of kept) decodeDatesInPlace(r, onKept);
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept) : kept;
     // A page that keeps fewer records (out of the pinned scope) still covers its positions.
     this.pages.push({
@@ -158,6 +169,16 @@ export class PageWalk {
   /** One note each for repeated pages and for short or empty pages, however many there were. */
   evidenceNotes(total: number | null): string[] {
     const notes: string[] = [];
+    if (this.undecodedDates) {
+      notes.push(
+        `${plural(this.undecodedDates, 'date value')} could not be decoded (e.g. ${quote(this.firstUndecoded ?? '', 60)}) and ${this.undecodedDates === 1 ? 'is' : 'are'} kept as the service sent ${this.undecodedDates === 1 ? 'it' : 'them'}.`,
+      );
+    }
+    if (this.tooDeep) {
+      notes.push(
+        `${plural(this.tooDeep, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ${this.tooDeep === 1 ? 'is' : 'are'} kept as ${this.tooDeep === 1 ? 'its' : 'their'} JSON text.`,
+      );
+    }
     if (this.repeats.length) {
       const n = this.repeats.reduce((s, r) => s + r.count, 0);
       const first = [...this.repeats].sort((a, b) => a.offset - b.offset)[0];
