@@ -1,5 +1,5 @@
 /**
- * The pinned company scope on every tool (CONTRACT.md section 4): while
+ * The pinned company scope on every tool (README, REPORTS_OWNING_COMPANY_CODES): while
  * REPORTS_OWNING_COMPANY_CODES is set, each tool either sends the codes (transactions that take
  * OwningCompanyCode: resolve.ts applies them), verifies first that the booking it reads belongs
  * to the scope (pnr_segments), or is refused naming the variable. Whatever a tool sends, the
