@@ -52,6 +52,12 @@ export interface ResultStoreOptions {
   now?: () => number;
   /** Called for every result dropped (for a log line). */
   onEvict?: (result: StoredResult, reason: EvictionReason) => void;
+  /**
+   * The process's memory now, in bytes (the server passes its RSS). When given, the budget
+   * holds against how much it has grown since the store was made, as measured, not against
+   * estimates: held results are what a long-lived server accumulates.
+   */
+  memory?: () => number;
 }
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -70,12 +76,22 @@ export class ResultStore {
   /** Map order is recency order: least recently used first. */
   private readonly entries = new Map<string, Entry>();
   private totalBytes = 0;
+  private readonly memory?: () => number;
+  /** The process's memory when the store was made: growth beyond it is what the budget bounds. */
+  private readonly baseline: number;
 
   constructor(options: ResultStoreOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.now = options.now ?? Date.now;
     this.onEvict = options.onEvict;
+    this.memory = options.memory;
+    this.baseline = options.memory?.() ?? 0;
+  }
+
+  /** Growth of the process's memory since the store was made (0 when not measured). */
+  get measuredGrowth(): number {
+    return this.memory ? Math.max(0, this.memory() - this.baseline) : 0;
   }
 
   put(input: NewResult): StoredResult {
@@ -156,10 +172,22 @@ export class ResultStore {
   }
 
   /** Drops least recently used results until within budget; `keep` stays even if alone too big. */
+  /**
+   * Drops least recently used results (never `keep`) while over budget. Over budget means the
+   * estimates, or, when memory is measured, the process's growth: each result dropped then
+   * counts as freeing its share of that growth (its estimate times the growth per estimated
+   * byte held). Memory freed returns at the next garbage collection, not at once, so this
+   * errs towards dropping more, never towards growing past the budget.
+   */
   private fitBudget(keep: string): void {
-    for (const id of this.entries.keys()) {
-      if (this.totalBytes <= this.maxBytes) return;
-      if (id !== keep) this.evict(id, 'budget');
+    const grown = this.measuredGrowth;
+    const perByte = this.totalBytes > 0 ? Math.max(1, grown / this.totalBytes) : 1;
+    let projected = Math.max(grown, this.totalBytes);
+    for (const [id, entry] of this.entries) {
+      if (projected <= this.maxBytes) return;
+      if (id === keep) continue;
+      projected -= entry.result.bytes * perByte;
+      this.evict(id, 'budget');
     }
   }
 

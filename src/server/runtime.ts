@@ -94,6 +94,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     new ResultStore({
       maxBytes: config.resultsMaxBytes,
       ttlMs: config.resultsTtlMs,
+      memory: () => process.memoryUsage.rss(),
       onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
     });
   const stopping = new AbortController();
