@@ -224,66 +224,122 @@ export interface LoadedConfig {
   help: boolean;
 }
 
+/** Reads settings (a flag wins over its variable) and collects what is wrong with them. */
+class SettingsReader {
+  readonly problems: string[] = [];
+  readonly flags: Map<string, string | undefined>;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    argv: readonly string[],
+  ) {
+    this.flags = parseArgv(argv, this.problems);
+  }
+
+  raw(name: string): string | undefined {
+    const v = this.flags.has(name) ? this.flags.get(name) : this.env[name];
+    return isUnset(v) ? undefined : v.trim();
+  }
+
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      const range = `${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`;
+      this.problems.push(`${name}: '${v}' is not valid; expected a whole number from ${range}.`);
+      return fallback;
+    }
+    return Number(v);
+  }
+
+  boolean(name: string): boolean {
+    const v = this.raw(name)?.toLowerCase();
+    if (v === undefined) return false;
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    this.problems.push(`${name}: '${this.raw(name)}' is not valid; expected true or false.`);
+    return false;
+  }
+}
+
 /**
  * Parses argv and env into a Config. Collects every problem and throws one ConfigError
  * with one line per bad value, each naming the variable, what it got and what it wants.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): LoadedConfig {
-  const problems: string[] = [];
-  const flags = parseArgv(argv, problems);
-  const raw = (name: string): string | undefined => {
-    const v = flags.has(name) ? flags.get(name) : env[name];
-    return isUnset(v) ? undefined : v.trim();
-  };
+  const r = new SettingsReader(env, argv);
+  const baseUrl = readBaseUrl(r);
+  const timeZone = readTimeZone(r);
+  const owningCompanyCodes = readCompanyCodes(r);
+  const userName = r.raw('REPORTS_USER_NAME');
+  const apiUsername = r.raw('REPORTS_API_USERNAME');
+  const apiKey = r.raw('REPORTS_API_KEY');
+  const http = readHttp(r);
+  const forced = r.boolean('REPORTS_DEMO');
+  const given = countCredentials(r, forced);
 
-  const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-    const v = raw(name);
-    if (v === undefined) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      problems.push(
-        `${name}: '${v}' is not valid; expected a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}.`,
-      );
-      return fallback;
-    }
-    return Number(v);
+  const config: Config = {
+    baseUrl,
+    apiUsername,
+    apiKey,
+    userName,
+    owningCompanyCodes,
+    timeZone,
+    pageSize: r.integer('REPORTS_PAGE_SIZE', 500, 1, 100_000),
+    concurrency: r.integer('REPORTS_CONCURRENCY', 4, 1, 64),
+    maxRecords: r.integer('REPORTS_MAX_RECORDS', 50_000, 1, 10_000_000),
+    timeoutMs: r.integer('REPORTS_TIMEOUT_MS', 30_000, 100),
+    callBudgetMs: r.integer('REPORTS_CALL_BUDGET_MS', 40_000, 100),
+    redactPii: r.boolean('REPORTS_REDACT_PII'),
+    demo: forced || given === 0,
+    demoReason: forced ? 'forced' : given === 0 ? 'no-credentials' : undefined,
+    resultsMaxBytes: r.integer('REPORTS_RESULTS_MAX_MB', 256, 1, 1_000_000) * 1024 * 1024,
+    resultsTtlMs: r.integer('REPORTS_RESULTS_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+    http,
+    httpToken: r.raw('REPORTS_HTTP_TOKEN'),
+    httpUsersFile: r.raw('REPORTS_HTTP_USERS'),
+    oidcIssuer: r.raw('REPORTS_OIDC_ISSUER'),
+    oidcAudience: r.raw('REPORTS_OIDC_AUDIENCE'),
+    redisUrl: r.raw('REPORTS_REDIS_URL'),
+    exportDir: r.raw('REPORTS_EXPORT_DIR') ?? join(homedir(), 'Downloads', 'travel-reports'),
   };
-  const boolean = (name: string): boolean => {
-    const v = raw(name)?.toLowerCase();
-    if (v === undefined) return false;
-    if (['true', '1', 'yes', 'on'].includes(v)) return true;
-    if (['false', '0', 'no', 'off'].includes(v)) return false;
-    problems.push(`${name}: '${raw(name)}' is not valid; expected true or false.`);
-    return false;
-  };
+  if (r.problems.length) throw new ConfigError(r.problems);
+  return { config, help: r.flags.has('help') };
+}
 
-  let baseUrl = raw('REPORTS_BASE_URL');
-  if (baseUrl !== undefined) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(baseUrl);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash) {
-      problems.push(
-        `REPORTS_BASE_URL: '${baseUrl}' is not a valid base URL; expected http(s)://host[:port][/path] without query or fragment.`,
-      );
-      baseUrl = undefined;
-    } else {
-      baseUrl = parsed.href.replace(/\/+$/, '');
-    }
+function readBaseUrl(r: SettingsReader): string | undefined {
+  const baseUrl = r.raw('REPORTS_BASE_URL');
+  if (baseUrl === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    parsed = undefined;
   }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash) {
+    r.problems.push(
+      `REPORTS_BASE_URL: '${baseUrl}' is not a valid base URL; ` +
+        'expected http(s)://host[:port][/path] without query or fragment.',
+    );
+    return undefined;
+  }
+  return parsed.href.replace(/\/+$/, '');
+}
 
-  const timeZone = raw('REPORTS_TIMEZONE') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+function readTimeZone(r: SettingsReader): string {
+  const timeZone = r.raw('REPORTS_TIMEZONE') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
-    problems.push(
+    r.problems.push(
       `REPORTS_TIMEZONE: '${timeZone}' is not an IANA time zone; expected e.g. Europe/London or America/New_York.`,
     );
   }
+  return timeZone;
+}
 
-  const codes = raw('REPORTS_OWNING_COMPANY_CODES');
+function readCompanyCodes(r: SettingsReader): string[] | undefined {
+  const codes = r.raw('REPORTS_OWNING_COMPANY_CODES');
   const owningCompanyCodes = codes
     ?.split(',')
     .map((c) => c.trim())
@@ -292,70 +348,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     codes !== undefined &&
     (!owningCompanyCodes?.length || owningCompanyCodes.some((c) => !/^[A-Za-z0-9_-]+$/.test(c)))
   ) {
-    problems.push(
+    r.problems.push(
       `REPORTS_OWNING_COMPANY_CODES: '${codes}' is not valid; expected a comma list of company codes such as TRV1,TRV2.`,
     );
   }
+  return owningCompanyCodes?.length ? owningCompanyCodes : undefined;
+}
 
-  const userName = raw('REPORTS_USER_NAME');
-  const apiUsername = raw('REPORTS_API_USERNAME');
-  const apiKey = raw('REPORTS_API_KEY');
-
-  let http: Config['http'];
-  const httpRaw = raw('REPORTS_HTTP');
-  if (httpRaw !== undefined) {
-    const m = /^(?:(.+):)?(\d{1,5})$/.exec(httpRaw);
-    if (!m || Number(m[2]) > 65535) {
-      problems.push(`REPORTS_HTTP: '${httpRaw}' is not valid; expected [HOST:]PORT such as 3000 or 127.0.0.1:3000.`);
-    } else {
-      http = { host: m[1] ?? '127.0.0.1', port: Number(m[2]) };
-    }
+function readHttp(r: SettingsReader): Config['http'] {
+  const httpRaw = r.raw('REPORTS_HTTP');
+  if (httpRaw === undefined) return undefined;
+  const m = /^(?:(.+):)?(\d{1,5})$/.exec(httpRaw);
+  if (!m || Number(m[2]) > 65535) {
+    r.problems.push(`REPORTS_HTTP: '${httpRaw}' is not valid; expected [HOST:]PORT such as 3000 or 127.0.0.1:3000.`);
+    return undefined;
   }
+  return { host: m[1] ?? '127.0.0.1', port: Number(m[2]) };
+}
 
-  const forced = boolean('REPORTS_DEMO');
+/** How many of the three live-mode credentials are set; some but not all is a problem unless demo is forced. */
+function countCredentials(r: SettingsReader, forced: boolean): number {
   // A base URL that was given but is malformed is reported above, not as missing too.
-  const given = [raw('REPORTS_BASE_URL'), apiUsername, apiKey].filter((v) => v !== undefined).length;
+  const credentials = [
+    ['REPORTS_BASE_URL', r.raw('REPORTS_BASE_URL')],
+    ['REPORTS_API_USERNAME', r.raw('REPORTS_API_USERNAME')],
+    ['REPORTS_API_KEY', r.raw('REPORTS_API_KEY')],
+  ] as const;
+  const given = credentials.filter(([, v]) => v !== undefined).length;
   if (!forced && given > 0 && given < 3) {
-    const missing = [
-      ['REPORTS_BASE_URL', raw('REPORTS_BASE_URL')],
-      ['REPORTS_API_USERNAME', apiUsername],
-      ['REPORTS_API_KEY', apiKey],
-    ]
-      .filter(([, v]) => v === undefined)
-      .map(([n]) => n);
-    problems.push(
+    const missing = credentials.filter(([, v]) => v === undefined).map(([n]) => n);
+    r.problems.push(
       `${missing.join(', ')}: missing; live mode needs REPORTS_BASE_URL, REPORTS_API_USERNAME and REPORTS_API_KEY ` +
-        `together (or set REPORTS_DEMO=true).`,
+        'together (or set REPORTS_DEMO=true).',
     );
   }
-
-  const config: Config = {
-    baseUrl,
-    apiUsername,
-    apiKey,
-    userName,
-    owningCompanyCodes: owningCompanyCodes?.length ? owningCompanyCodes : undefined,
-    timeZone,
-    pageSize: integer('REPORTS_PAGE_SIZE', 500, 1, 100_000),
-    concurrency: integer('REPORTS_CONCURRENCY', 4, 1, 64),
-    maxRecords: integer('REPORTS_MAX_RECORDS', 50_000, 1, 10_000_000),
-    timeoutMs: integer('REPORTS_TIMEOUT_MS', 30_000, 100),
-    callBudgetMs: integer('REPORTS_CALL_BUDGET_MS', 40_000, 100),
-    redactPii: boolean('REPORTS_REDACT_PII'),
-    demo: forced || given === 0,
-    demoReason: forced ? 'forced' : given === 0 ? 'no-credentials' : undefined,
-    resultsMaxBytes: integer('REPORTS_RESULTS_MAX_MB', 256, 1, 1_000_000) * 1024 * 1024,
-    resultsTtlMs: integer('REPORTS_RESULTS_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
-    http,
-    httpToken: raw('REPORTS_HTTP_TOKEN'),
-    httpUsersFile: raw('REPORTS_HTTP_USERS'),
-    oidcIssuer: raw('REPORTS_OIDC_ISSUER'),
-    oidcAudience: raw('REPORTS_OIDC_AUDIENCE'),
-    redisUrl: raw('REPORTS_REDIS_URL'),
-    exportDir: raw('REPORTS_EXPORT_DIR') ?? join(homedir(), 'Downloads', 'travel-reports'),
-  };
-  if (problems.length) throw new ConfigError(problems);
-  return { config, help: flags.has('help') };
+  return given;
 }
 
 /** The secrets a config holds, for redaction of anything printed. */
