@@ -1,6 +1,6 @@
 /**
  * The catalog: the service's public report transactions, in the order the service lists them.
- * One table drives tool registration, the README's tool table and the tests
+ * One table drives tool registration, the README's tool table, manifest.json and the tests
  * (docs/architecture.md, "Three tables of transactions"; docs/adding-a-transaction.md).
  * Paging parameters are not listed (the server pages itself); neither are the company-scope
  * ones of C-marked transactions (acceptedParams() adds them).

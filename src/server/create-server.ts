@@ -16,7 +16,7 @@ import type { Runtime } from './runtime.js';
 export const SERVER_NAME = 'travel-reports-mcp';
 export const SERVER_VERSION = PACKAGE_VERSION;
 
-/** Every tool the server lists, in order: the README's tool table and the tests follow this list. */
+/** Every tool the server lists, in order: the README's tool table, manifest.json and the tests follow this list. */
 export const TOOL_NAMES: readonly string[] = [
   ...TRANSACTIONS.map((t) => t.tool),
   'query_report',

@@ -15,6 +15,10 @@ import { CASES } from '../sandbox/shapes.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const readmeTools = [...README.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+const MANIFEST = JSON.parse(readFileSync(new URL('../../manifest.json', import.meta.url), 'utf8')) as {
+  tools: Array<{ name: string }>;
+};
+const manifestTools = MANIFEST.tools.map((t) => t.name);
 
 interface Table {
   name: string;
@@ -44,6 +48,11 @@ const TABLES: Table[] = [
     where: 'README.md (run `npm run docs`)',
     has: (def) => readmeTools.includes(def.tool),
   },
+  {
+    name: "the bundle manifest's tool list",
+    where: 'manifest.json (run `npm run docs`)',
+    has: (def) => manifestTools.includes(def.tool),
+  },
 ];
 
 /** `tool: missing from <table>; add it to <where>` for every gap. */
@@ -63,8 +72,9 @@ describe('every transaction of the catalog is in every table', () => {
     expect(Object.keys(SPEC_TRANSACTIONS).filter((t) => !catalog.includes(t))).toEqual([]);
     const ownTools = TOOL_NAMES.filter((t) => !catalog.includes(t));
     expect(readmeTools.filter((t) => !catalog.includes(t) && !ownTools.includes(t))).toEqual([]);
-    // The README lists every tool the server lists, in its order.
+    // The README and the manifest list every tool the server lists, in its order.
     expect(readmeTools).toEqual([...TOOL_NAMES]);
+    expect(manifestTools).toEqual([...TOOL_NAMES]);
   });
 
   it('names the table and the file when one lacks a transaction', () => {
@@ -74,6 +84,7 @@ describe('every transaction of the catalog is in every table', () => {
       'invented_report: missing from the spec transcription; add it to test/catalog/spec-params.ts (SPEC_TRANSACTIONS)',
       'invented_report: missing from the sandbox shapes test; add it to test/sandbox/shapes.ts (CASES, and SHAPES for its record type)',
       "invented_report: missing from the README's tool table; add it to README.md (run `npm run docs`)",
+      "invented_report: missing from the bundle manifest's tool list; add it to manifest.json (run `npm run docs`)",
     ]);
   });
 });
