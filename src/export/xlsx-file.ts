@@ -4,7 +4,9 @@
  * cells: numbers as numbers, dates as dates, booleans as booleans, everything else as text.
  */
 import { createWriteStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+// Types only here: exceljs takes half a second to load, so it is imported when an XLSX is
+// first written, not at every start-up.
+import type ExcelJS from 'exceljs';
 import { isIdField, isIsoDate, toNumber } from '../results/values.js';
 import type { ExportTable } from './table.js';
 
@@ -26,8 +28,9 @@ export async function writeXlsx(
   records: readonly Record<string, unknown>[],
   sheetName: string,
 ) {
+  const { default: excel } = await import('exceljs');
   const stream = createWriteStream(path, { flags: 'wx' });
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const book = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const sheet = book.addWorksheet(safeSheetName(sheetName), { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
   const widths = widthsOf(table, records);
   sheet.columns = table.columns.map((c, i) => ({ header: c, key: c, width: widths[i] }));
