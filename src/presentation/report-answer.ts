@@ -8,9 +8,10 @@ import { ReportsError } from '../errors.js';
 import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
+import { DEFAULT_VIEW_TEXT_CHARS, defaultViewRowsBudget } from './default-view.js';
 import { renderResultParts } from './report-text.js';
 import { resultUri } from './result-uri.js';
-import { fitRows, leftOutNote } from './row-budget.js';
+import { fitRows, leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from './row-budget.js';
 import type { ReportHead, ReportResult } from './shapes.js';
 
 export interface PresentOptions {
@@ -42,15 +43,20 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
       `${message} ${columns.length ? 'It is left out of the columns.' : 'The default columns are shown instead.'}`,
     );
   const fields = columns.length ? columns : undefined;
+  // No rowLimit asked: the default view, small enough for every client to show whole.
+  const compact = opts.rowLimit === undefined;
   const rendered = renderResultParts(
     { ...head, summary, records: stored.records },
-    { rowLimit: opts.rowLimit, fields },
+    { rowLimit: opts.rowLimit, fields, textLimit: compact ? DEFAULT_VIEW_TEXT_CHARS : undefined },
   );
   // The rows as the text shows them, read like query_report reads them (dot paths fan out
   // through lists), within their own budget.
   const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));
-  const { rows, leftOut } = fitRows(shown);
-  if (leftOut > 0) notes.push(leftOutNote(leftOut, rows.length, 'shown in the text'));
+  const budget = compact
+    ? defaultViewRowsBudget({ ...head, summary })
+    : { rowsChars: STRUCTURED_ROWS_CHAR_LIMIT, totalChars: STRUCTURED_ROWS_CHAR_LIMIT };
+  const { rows, leftOut } = fitRows(shown, budget.rowsChars);
+  if (leftOut > 0) notes.push(leftOutNote(leftOut, rows.length, 'shown in the text', 'rows', budget.totalChars));
   const structured: ReportResult = { ...head, summary: summary as unknown as Record<string, unknown>, rows };
   return {
     structuredContent: structured,

@@ -24,6 +24,8 @@ export interface RenderOptions {
   rowLimit?: number;
   /** Columns of the table (dot paths allowed); default: the ~8 most informative scalar fields. */
   fields?: string[];
+  /** Most characters of text (default TEXT_CHAR_LIMIT); rows beyond it are cut with a count. */
+  textLimit?: number;
 }
 
 export function renderResult(view: ResultView, options: RenderOptions = {}): string {
@@ -67,12 +69,13 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
   const wanted = Math.min(rowLimit, records.length);
   const table = makeTable(columns, wanted ? records.slice(0, wanted) : [], explicit ? 80 : 40);
 
+  const textLimit = options.textLimit ?? TEXT_CHAR_LIMIT;
   const cut = (shown: number): string[] => {
     const tail: string[] = [];
     if (shown < wanted) {
       tail.push(
         `${n(wanted - shown)} of the ${n(wanted)} requested rows were left out to keep this text under ` +
-          `${n(TEXT_CHAR_LIMIT / 4)} tokens. Read them with query_report {"resultId":"${resultId}","offset":${shown}} ` +
+          `${n(textLimit / 4)} tokens. Read them with query_report {"resultId":"${resultId}","offset":${shown}} ` +
           `or all records at ${view.resourceUri}.`,
       );
     }
@@ -87,7 +90,7 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
       : `${wanted < records.length ? `First ${n(wanted)} of ${n(records.length)}` : `All ${n(records.length)}`} ` +
         `rows (columns: ${columns.join(', ')}):`;
   head.push(rowsTitle);
-  const { text, shown } = fit(head, table, cut);
+  const { text, shown } = fit(head, table, cut, textLimit);
   return { text, rowsShown: shown };
 }
 

@@ -22,10 +22,16 @@ export function fitRows<T>(
   return { rows: kept, leftOut: rows.length - kept.length };
 }
 
-export function leftOutNote(leftOut: number, kept: number, where: string, key: 'rows' | 'groups' = 'rows'): string {
+export function leftOutNote(
+  leftOut: number,
+  kept: number,
+  where: string,
+  key: 'rows' | 'groups' = 'rows',
+  limitChars = STRUCTURED_ROWS_CHAR_LIMIT,
+): string {
   return (
     `structuredContent.${key} holds the first ${kept} of the ${kept + leftOut} ${key} ${where} (${leftOut} ` +
-    `left out to keep it under ${STRUCTURED_ROWS_CHAR_LIMIT.toLocaleString('en-US')} ` +
+    `left out to keep it under ${limitChars.toLocaleString('en-US')} ` +
     `characters); ${key === 'rows' ? 'read the resource or pass fields for narrower rows' : 'page on with offset'}.`
   );
 }

@@ -58,12 +58,13 @@ export function num(value: unknown): string {
 
 /**
  * head, then the table header and as many rows as fit, then the tail for that many shown
- * rows; never over TEXT_CHAR_LIMIT.
+ * rows; never over `limit` characters (TEXT_CHAR_LIMIT unless a smaller view is asked for).
  */
 export function fit(
   head: string[],
   table: Table,
   tail: (shownRows: number) => string[],
+  limit = TEXT_CHAR_LIMIT,
 ): { text: string; shown: number } {
   const parts = [...head];
   if (table.header !== null) parts.push(table.header);
@@ -73,11 +74,11 @@ export function fit(
   let shown = 0;
   for (const row of table.rows) {
     const line = table.line(row);
-    if (used + line.length + 1 + reserve > TEXT_CHAR_LIMIT) break;
+    if (used + line.length + 1 + reserve > limit) break;
     parts.push(line);
     used += line.length + 1;
     shown++;
   }
   const text = [...parts, ...tail(shown)].join('\n');
-  return { text: text.length <= TEXT_CHAR_LIMIT ? text : `${text.slice(0, TEXT_CHAR_LIMIT - 1)}…`, shown };
+  return { text: text.length <= limit ? text : `${text.slice(0, limit - 1)}…`, shown };
 }
