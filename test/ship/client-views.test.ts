@@ -1,5 +1,5 @@
 /**
- * What each kind of client shows the model (CONTRACT.md section 5, Sizes): at default
+ * What each kind of client shows the model (README, "What a report tool returns"): at default
  * settings a report tool's structuredContent serialises to at most 32,000 characters and its
  * text to at most 16,000. Swept over all 22 report tools against the sandbox with broad
  * queries (wide date windows, the fullest booking), printing the largest of each.
