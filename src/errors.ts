@@ -67,7 +67,25 @@ export function describeValue(value: unknown): string {
 
 /** A received text in quotes, cut to `max` characters with its length when longer. */
 export function quote(text: string, max = 80): string {
-  return `'${cutText(text, max)}'`;
+  return `'${cutText(oneLine(text), max)}'`;
+}
+
+// C0 controls but tab, line feed and carriage return; DEL; C1 controls.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\t]+/g;
+
+/**
+ * Text from the service (or a caller) as it may enter one line of our text: control
+ * characters removed, line breaks and tabs made spaces, so it can neither start a line of its
+ * own (a fake `resultId:` or `Note:` line) nor drive a terminal.
+ */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, '').replace(LINE_BREAKS, ' ');
+}
+
+/** Control characters removed; line breaks kept (for texts whose lines are our own). */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROL, '');
 }
 
 /**

@@ -2,6 +2,7 @@
  * How record values are read by the profile, the query engine and the renderer, so that all
  * three agree on what is empty, what is a number and what is a date.
  */
+import { oneLine } from '../errors.js';
 
 /** Missing, null, '' or an empty list: counted as "empty" everywhere. */
 export function isEmpty(value: unknown): boolean {
@@ -104,7 +105,9 @@ export function formatNumber(n: number): string {
   return INT.format(n);
 }
 
-export function truncate(text: string, max: number): string {
+export function truncate(raw: string, max: number): string {
+  // Every value, key and note the text shows passes here: on one line, without controls.
+  const text = oneLine(raw);
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ReportsError, redact } from '../errors.js';
+import { oneLine, ReportsError, redact } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -28,7 +28,8 @@ export function toolErrorResult(
     text = `${tool} failed with an internal error: ${message}. This is a bug in travel-reports-mcp; the details are in its log (stderr).`;
   }
   // A message may quote the service, which may quote a traveller (REPORTS_REDACT_PII).
-  return { isError: true, content: [{ type: 'text', text: mask(redact(text, secrets)) }] };
+  // One line: the message may quote the service, whose text must not start lines of its own.
+  return { isError: true, content: [{ type: 'text', text: oneLine(mask(redact(text, secrets))) }] };
 }
 
 export function guard<A extends unknown[]>(

@@ -11,7 +11,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { cutText } from '../errors.js';
+import { cutText, withoutControls } from '../errors.js';
 
 export const MAX_MESSAGE_BYTES = 1_048_576;
 export const MAX_TEXT_CHARS = 100_000;
@@ -55,7 +55,7 @@ function boundResult(result: Record<string, unknown>): Record<string, unknown> {
       ...out,
       content: out.content.map((c: Record<string, unknown>) =>
         c && c.type === 'text' && typeof c.text === 'string'
-          ? { ...c, text: cutText(out.isError ? cutEchoes(c.text) : c.text, MAX_TEXT_CHARS) }
+          ? { ...c, text: withoutControls(cutText(out.isError ? cutEchoes(c.text) : c.text, MAX_TEXT_CHARS)) }
           : c,
       ),
     };

@@ -1,4 +1,4 @@
-import { cutText, describeValue, ReportsError } from '../errors.js';
+import { cutText, describeValue, oneLine, ReportsError } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -100,7 +100,8 @@ function notSuccess(success: unknown, path: string): ReportsError {
 
 function upstreamFailure(error: unknown, path: string): ReportsError {
   const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  // The service's words, on one line of ours: no control characters, no line breaks.
+  const str = (v: unknown) => (v === undefined || v === null ? undefined : oneLine(String(v)));
   const errorCode = str(e.ErrorCode);
   const message = str(e.Message);
   const statusCode = str(e.StatusCode);

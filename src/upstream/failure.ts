@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../errors.js';
-import { ReportsError, redact } from '../errors.js';
+import { oneLine, ReportsError, redact } from '../errors.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
@@ -142,7 +142,7 @@ export function formatDuration(ms: number): string {
 }
 
 function bodySnippet(answer: HttpAnswer, secrets: readonly string[]): string {
-  const text = redact(answer.bodyText, secrets).slice(0, 200).replace(/\s+/g, ' ').trim();
+  const text = oneLine(redact(answer.bodyText, secrets).slice(0, 200)).replace(/\s+/g, ' ').trim();
   return text ? `'${text}'` : '(empty body)';
 }
 
@@ -151,5 +151,5 @@ function envelopeErrorText(json: unknown): string | undefined {
   const err = (json as { ResponseError?: Record<string, unknown> }).ResponseError;
   if (!err || typeof err !== 'object') return undefined;
   const parts = [err.ErrorCode, err.Message].filter((v) => v !== undefined && v !== null && v !== '').map(String);
-  return parts.length ? parts.join(': ') : undefined;
+  return parts.length ? oneLine(parts.join(': ')) : undefined;
 }

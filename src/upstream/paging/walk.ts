@@ -112,6 +112,11 @@ export class PageWalk {
       if (records.length === 0 && (this.endSeen === undefined || interval.offset < this.endSeen))
         this.endSeen = interval.offset;
     }
+    if (total !== null && interval.offset + kept.length > total) {
+      this.noteInconsistent(
+        `The page at Offset ${interval.offset} carries ${kept.length} records, past the TotalRecords of ${total}: the counts do not add up.`,
+      );
+    }
     if (responseRecords !== null && responseRecords !== records.length) {
       this.noteInconsistent(
         `The page at Offset ${interval.offset} says ResponseRecords ${responseRecords} but carries ${records.length} records.`,
