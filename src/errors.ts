@@ -71,6 +71,7 @@ export function quote(text: string, max = 80): string {
 }
 
 // C0 controls but tab, line feed and carriage return; DEL; C1 controls.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\t]+/g;
 

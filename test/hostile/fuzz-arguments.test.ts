@@ -152,6 +152,7 @@ test(`every tool, ${RUNS} random and adversarial argument sets: bounded, typed, 
       }
       expect(text.length).toBeLessThanOrEqual(100_000);
       expect(text).not.toMatch(/internal error|This is a bug/);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
       expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
       if (isError && /Invalid argument|Input validation error|Invalid arguments/.test(text)) {
         expect(upstream.requests.length, `${name} sent a request for refused arguments`).toBe(before);

@@ -102,7 +102,7 @@ describe('PII masking from what the result contains', () => {
       { BookingId: 7, Surname: 'OYELARAN', GivenName: 'ZEBEDEE', PaxFirstName: 'GWENDOLYN', Status: 'OK' },
       { BookingId: 8, Surname: 'QUIXWORTH', GivenName: 'LI', PaxFirstName: 'NG', Status: 'OK' },
     ];
-    upstream = await startHostileUpstream((req) => ({ body: page(records, { total: null }) }));
+    upstream = await startHostileUpstream(() => ({ body: page(records, { total: null }) }));
     live = await startLive(upstream.url, { REPORTS_REDACT_PII: 'true' });
     const out = await everything(live, 'find_bookings', { parameters: { Status: 'OK' } }, ['Surname', 'GivenName']);
     expect(leaks(out)).toEqual([]);
