@@ -23,11 +23,9 @@ export interface Table {
 export function makeTable(columns: string[], rows: readonly Record<string, unknown>[], width: number): Table {
   const getters = columns.map(compilePath);
   return {
-    // Column names are the service's field names, cells its values: made safe, and every
-    // table line starts with '| ', so no value can start a line that reads like our own.
-    header: columns.length && rows.length ? `| ${columns.map((c) => cell(c, width)).join(' | ')}` : null,
+    header: columns.length && rows.length ? columns.join(' | ') : null,
     rows: columns.length ? rows : [],
-    line: (r) => `| ${getters.map((g) => cell(g(r), width)).join(' | ')}`,
+    line: (r) => getters.map((g) => cell(g(r), width)).join(' | '),
   };
 }
 
