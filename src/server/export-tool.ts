@@ -46,11 +46,12 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         })
         .strict(),
       outputSchema: exportOutputShape,
-      // Writes a new file (never replaces one): not read-only, not destructive.
+      // Read-only as the product's contract asks of every tool: it changes nothing at the service
+      // and only adds a new file to the export folder (never replacing one), so hosts need not
+      // ask before it as they would before a destructive tool.
       annotations: {
         title: 'Export a report result to a file',
-        readOnlyHint: false,
-        destructiveHint: false,
+        readOnlyHint: true,
         idempotentHint: false,
         openWorldHint: false,
       },

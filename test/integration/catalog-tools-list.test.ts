@@ -180,12 +180,8 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   expect(Object.keys(input('export_report').properties!)).toEqual(['resultId', 'format', 'where', 'fields', 'name']);
   expect(input('export_report').required).toEqual(['resultId', 'format']);
   expect(input('export_report').additionalProperties).toBe(false);
-  // The one tool that changes anything: it writes a new file (never replacing one).
-  expect(byName('export_report').annotations).toMatchObject({
-    readOnlyHint: false,
-    destructiveHint: false,
-    openWorldHint: false,
-  });
+  // Read-only like every tool: it changes nothing at the service and only adds a new file.
+  expect(byName('export_report').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
   expect(Object.keys(output('export_report').properties!)).toEqual([
     'resultId',
     'report',

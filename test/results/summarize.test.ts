@@ -107,18 +107,10 @@ describe('summarize', () => {
     ]);
   });
 
-  it('summarises 50,000 realistic records quickly and compactly', () => {
+  // Speed is judged by npm run bench, not here (no timing assertions in tests).
+  it('summarises 50,000 realistic records exactly and compactly', () => {
     const many = generateCoupons(50_000);
-    summarize(many.slice(0, 5000)); // let the JIT compile it first, as a running server would have
-    // About 0.5 s on an idle 2-core VM. When other test files (or other work) hold the CPU,
-    // wall time means little, so the bound also scales with serialising the same records
-    // once, measured alongside (summarize takes 1.5-2.5 times that).
-    const t1 = performance.now();
-    JSON.stringify(many);
-    const serialise = performance.now() - t1;
-    const t0 = performance.now();
     const big = summarize(many);
-    expect(performance.now() - t0).toBeLessThan(Math.max(1000, 5 * serialise));
     expect(big.recordCount).toBe(50_000);
     expect(big.fields.Account.distinct).toBe(12);
     const sum = many.reduce((acc, r) => acc + cents(r.FOPFare), 0) / 100;
