@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signRequest } from '../../src/upstream/sign.js';
+import { listenOnLoopback } from './loopback-server.js';
 
 /**
  * An adversarial copy of the reporting service on 127.0.0.1: every request's signature is
@@ -38,7 +38,6 @@ export async function startHostileUpstream(
   answer: (req: HostileRequest) => HostileAnswer | Promise<HostileAnswer>,
 ): Promise<HostileUpstream> {
   const requests: HostileRequest[] = [];
-  const sockets = new Set<Socket>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = `http://${req.headers.host}${req.url}`;
     const parsed = new URL(url);
@@ -61,23 +60,11 @@ export async function startHostileUpstream(
     res.writeHead(a.status ?? 200, { 'content-type': a.contentType ?? 'application/json' });
     res.end(body);
   };
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
+    close: server.close,
   };
 }
 

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signRequest } from '../../src/upstream/sign.js';
+import { listenOnLoopback } from './loopback-server.js';
 
 /**
  * A minimal signed, paged HTTP service for the upstream client's tests: it checks every
@@ -60,7 +60,6 @@ export async function startPagedService(opts: {
   const username = opts.username ?? 'api-user';
   const key = opts.key ?? 'test-secret-key';
   const requests: SeenRequest[] = [];
-  const sockets = new Set<Socket>();
   const state = { inFlight: 0, maxInFlight: 0 };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -146,17 +145,9 @@ export async function startPagedService(opts: {
     res.end(JSON.stringify(body));
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     get maxInFlight() {
       return state.maxInFlight;
@@ -164,11 +155,7 @@ export async function startPagedService(opts: {
     get inFlight() {
       return state.inFlight;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
+    close: server.close,
   };
 }
 
