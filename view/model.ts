@@ -4,27 +4,10 @@
  * query_report answers it asks for. Pure functions: no DOM, no host.
  */
 
-export interface FieldProfile {
-  kind: 'categorical' | 'numeric' | 'date' | 'text' | 'list' | 'boolean';
-  nulls: number;
-  distinct?: number;
-  top?: Array<{ value: string; count: number }>;
-  unique?: true;
-  min?: number | string;
-  max?: number | string;
-  sum?: number;
-  currency?: { field: string; value: string };
-  sumByCurrency?: { field: string; currencies: number; sums: Array<{ currency: string; sum: number; count: number }> };
-  items?: { min: number; max: number; total: number };
-  sample?: string;
-}
+// The summary's shapes are the server's own (type-only: nothing of the server is bundled).
+import type { FieldProfile, Summary } from '../src/results/summarize.js';
 
-export interface Summary {
-  recordCount: number;
-  fields: Record<string, FieldProfile>;
-  emptyFields: string[];
-  otherFields?: string[];
-}
+export type { FieldProfile, Summary };
 
 /** structuredContent of a report tool or continue_report. */
 export interface ReportHead {
