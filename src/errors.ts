@@ -84,6 +84,14 @@ export function oneLine(text: string): string {
   return text.replace(CONTROL, '').replace(LINE_BREAKS, ' ');
 }
 
+/**
+ * The service's own words inside a line of ours: on one line, in double quotes, cut at `max`
+ * characters, so a reader (or a model) can tell where the service's text ends and ours resumes.
+ */
+export function serviceWords(text: string, max = 500): string {
+  return `"${cutText(oneLine(text), max)}"`;
+}
+
 /** Control characters removed; line breaks kept (for texts whose lines are our own). */
 export function withoutControls(text: string): string {
   return text.replace(CONTROL, '');

@@ -46,7 +46,7 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
     unit = 'groups';
     head.push(
       keyNames.length
-        ? `${n(total)} groups by ${keyNames.join(', ')}${range(output, output.groups.length, total)}:`
+        ? `${n(total)} groups by ${keyNames.map((k) => truncate(k, 60)).join(', ')}${range(output, output.groups.length, total)}:`
         : 'Totals over the matching records:',
     );
   } else {
@@ -56,7 +56,7 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
     total = output.matched;
     unit = 'rows';
     head.push(
-      rows.length ? `Rows${range(output, rows.length, total)} (columns: ${columns.join(', ')}):` : 'No matching rows.',
+      rows.length ? `Rows${range(output, rows.length, total)} (columns: ${table.names}):` : 'No matching rows.',
     );
   }
 

@@ -88,7 +88,7 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
         ? `Rows not shown (rowLimit 0); ${n(records.length)} held.`
         : 'No records.'
       : `${wanted < records.length ? `First ${n(wanted)} of ${n(records.length)}` : `All ${n(records.length)}`} ` +
-        `rows (columns: ${columns.join(', ')}):`;
+        `rows (columns: ${table.names}):`;
   head.push(rowsTitle);
   const { text, shown } = fit(head, table, cut, textLimit);
   return { text, rowsShown: shown };

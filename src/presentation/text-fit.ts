@@ -13,8 +13,14 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** A pipe table whose lines are formatted only as they are used (rows may be 100,000). */
+/**
+ * A pipe table whose lines are formatted only as they are used (rows may be 100,000). Every
+ * line starts with '| ' and ends with ' |': a value from the service, even in the first
+ * column, can never begin a line of its own that reads like ours ("Note: ...", "resultId: ...").
+ */
 export interface Table {
+  /** The column names as the text may show them in prose: 'A, B, C', each on one line. */
+  names: string;
   header: string | null;
   rows: readonly Record<string, unknown>[];
   line: (row: Record<string, unknown>) => string;
@@ -22,11 +28,17 @@ export interface Table {
 
 export function makeTable(columns: string[], rows: readonly Record<string, unknown>[], width: number): Table {
   const getters = columns.map(compilePath);
+  const shownNames = columns.map((c) => cell(c, width));
   return {
-    header: columns.length && rows.length ? columns.join(' | ') : null,
+    names: shownNames.join(', '),
+    header: columns.length && rows.length ? tableLine(shownNames) : null,
     rows: columns.length ? rows : [],
-    line: (r) => getters.map((g) => cell(g(r), width)).join(' | '),
+    line: (r) => tableLine(getters.map((g) => cell(g(r), width))),
   };
+}
+
+function tableLine(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
 }
 
 function cell(value: unknown, width: number): string {

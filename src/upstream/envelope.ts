@@ -1,4 +1,4 @@
-import { cutText, describeValue, oneLine, ReportsError } from '../errors.js';
+import { cutText, describeValue, oneLine, ReportsError, serviceWords } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -113,8 +113,8 @@ function upstreamFailure(error: unknown, path: string): ReportsError {
       : statusCode
         ? ` (status ${statusCode})`
         : '',
-    `: ${message ?? 'no message given'}`,
-    verbose && verbose !== message ? ` — ${verbose}` : '',
+    `: ${message ? serviceWords(message) : 'no message given'}`,
+    verbose && verbose !== message ? ` — ${serviceWords(verbose)}` : '',
     '.',
   ];
   return new ReportsError('upstream', parts.join('').replace(/\.\.$/, '.'), {

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../errors.js';
-import { oneLine, ReportsError, redact } from '../errors.js';
+import { oneLine, ReportsError, redact, serviceWords } from '../errors.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
@@ -23,7 +23,7 @@ export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, sec
   const { status } = answer;
   const envelopeError = envelopeErrorText(answer.json);
   const said = envelopeError
-    ? ` The service said: ${envelopeError}`
+    ? ` The service said: ${serviceWords(envelopeError)}`
     : answer.json !== undefined
       ? ''
       : answer.bodyText.trim() === ''

@@ -213,7 +213,7 @@ describe('upstream failures are isError results naming the cause', () => {
   test('HTTP 500 on every request', async () => {
     expect(await failing('500')).toBe(
       'air_segments_by_date failed (server): /AirSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. ' +
-        'The service said: InternalServerError: An unexpected error occurred while running the report',
+        'The service said: "InternalServerError: An unexpected error occurred while running the report"',
     );
   });
 
@@ -222,7 +222,7 @@ describe('upstream failures are isError results naming the cause', () => {
     expect(text).toBe(
       'air_segments_by_date failed (auth): The service refused the credentials for /AirSegmentsByDate (HTTP 401). ' +
         "Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock agrees with the service's (within 1 s), so the clock is not the cause. " +
-        'The service said: Unauthorized: Authentication failed',
+        'The service said: "Unauthorized: Authentication failed"',
     );
   });
 

@@ -145,7 +145,7 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     expect(rows.map((x) => x.RecordLocator)).toEqual(
       Array.from({ length: rows.length }, (_, k) => `L${String(k).padStart(6, '0')}`),
     );
-    expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(shown);
+    expect(text.split('\n').filter((l) => /^\| L\d{6} \|/.test(l)).length).toBe(shown);
     expect(text).toContain(`query_report {"resultId":"${id}","offset":${shown}}`);
     expect(out.notes).toEqual([
       'This result was already complete; nothing was fetched.',
@@ -188,7 +188,7 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     );
     expect(out.notes).toEqual([leftOutNote(1000 - rows.length, rows.length, 'asked for')]);
     // The text shows the same rows and points at the same next offset.
-    expect(text.split('\n').filter((l) => /^L\d{6} \|/.test(l)).length).toBe(rows.length);
+    expect(text.split('\n').filter((l) => /^\| L\d{6} \|/.test(l)).length).toBe(rows.length);
     expect(text).toContain(`"offset":${rows.length}`);
   });
 });

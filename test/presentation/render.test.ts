@@ -31,10 +31,16 @@ function dataLines(text: string, header: string): string[] {
   expect(start).toBeGreaterThan(0);
   const out: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    if (!line.includes(' | ')) break;
+    if (!line.startsWith('| ')) break;
     out.push(line);
   }
   return out;
+}
+
+/** The cells of a table line: '| a | b |' -> ['a', 'b']. */
+function cells(line: string): string[] {
+  expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
+  return line.slice(2, -2).split(' | ');
 }
 
 /** The table header: the line after '… rows (columns: …):'. */
@@ -74,14 +80,14 @@ describe('renderResult', () => {
 
   it('shows the first rows as a pipe table of informative columns', () => {
     const text = renderResult(view(records));
-    const header = 'RecordLocator | Passenger | Account | FOPFare | FlightDate | VndIssueDt | Carrier | FlownKM';
-    expect(text).toContain(`All 12 rows (columns: ${header.split(' | ').join(', ')}):`);
+    const header = '| RecordLocator | Passenger | Account | FOPFare | FlightDate | VndIssueDt | Carrier | FlownKM |';
+    expect(text).toContain(`All 12 rows (columns: ${cells(header).join(', ')}):`);
     const rows = dataLines(text, header);
     expect(rows).toHaveLength(12);
     expect(rows[0]).toBe(
-      'K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200',
+      '| K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200 |',
     );
-    expect(rows[4]).toBe('K5EEEE |  | ACME | 12.10 | 2026-11-30T22:00:00Z | 2026-10-14T12:00:00Z | BA | 0');
+    expect(rows[4]).toBe('| K5EEEE |  | ACME | 12.10 | 2026-11-30T22:00:00Z | 2026-10-14T12:00:00Z | BA | 0 |');
   });
 
   it('honours rowLimit and fields (dot paths, lists), and rejects unknown fields', () => {
@@ -90,10 +96,10 @@ describe('renderResult', () => {
       fields: ['RecordLocator', 'summary.createdBy', 'TicketNumbers'],
     });
     expect(text).toContain('First 3 of 12 rows (columns: RecordLocator, Summary.CreatedBy, TicketNumbers):');
-    expect(dataLines(text, 'RecordLocator | Summary.CreatedBy | TicketNumbers')).toEqual([
-      'K1AAAA | AGENT | 0011234567890, 0011234567890X',
-      'K2BBBB | WEB | 0011234567891',
-      'K3CCCC | AGENT | 0011234567892',
+    expect(dataLines(text, '| RecordLocator | Summary.CreatedBy | TicketNumbers |')).toEqual([
+      '| K1AAAA | AGENT | 0011234567890, 0011234567890X |',
+      '| K2BBBB | WEB | 0011234567891 |',
+      '| K3CCCC | AGENT | 0011234567892 |',
     ]);
     expect(() => renderResult(view(records), { fields: ['Nope'] })).toThrow(ReportsError);
     expect(() => renderResult(view(records), { fields: ['Nope'] })).toThrow(/fields: 'Nope' is not a field/);
@@ -129,8 +135,8 @@ describe('renderResult', () => {
     expect(estimateTokens(text)).toBeLessThanOrEqual(25_000);
     const header = tableHeader(text);
     const rows = dataLines(text, header);
-    const cols = header.split(' | ').length;
-    for (const row of rows) expect(row.split(' | ')).toHaveLength(cols);
+    const cols = cells(header).length;
+    for (const row of rows) expect(cells(row)).toHaveLength(cols);
     const m = /(\d[\d,]*) of the 100,000 requested rows were left out/.exec(text);
     expect(m).not.toBeNull();
     expect(Number(m![1].replace(/,/g, '')) + rows.length).toBe(100_000);
@@ -162,10 +168,10 @@ describe('renderQuery', () => {
     expect(text.split('\n')).toEqual([
       'query_report on r_x (ticket_coupons_by_status_code): 12 of 12 held records match (no filter).',
       '4 groups by Account, showing 1–3 of 4:',
-      'Account | count | sum_FOPFare',
-      'ACME | 5 | 1612.1',
-      'GLOBEX | 4 | 866.44',
-      'INITECH | 2 | 1575',
+      '| Account | count | sum_FOPFare |',
+      '| ACME | 5 | 1612.1 |',
+      '| GLOBEX | 4 | 866.44 |',
+      '| INITECH | 2 | 1575 |',
       'More: query_report with the same arguments and "offset":3.',
     ]);
   });
@@ -179,9 +185,9 @@ describe('renderQuery', () => {
     expect(text.split('\n')).toEqual([
       'query_report on r_x: 2 of 12 held records match Account eq "INITECH".',
       'Rows (columns: RecordLocator, FOPFare):',
-      'RecordLocator | FOPFare',
-      'KAJJJJ | 1500.00',
-      'KBKKKK | 75.00',
+      '| RecordLocator | FOPFare |',
+      '| KAJJJJ | 1500.00 |',
+      '| KBKKKK | 75.00 |',
       'All records as JSON: u://x',
     ]);
   });

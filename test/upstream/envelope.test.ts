@@ -82,7 +82,7 @@ describe('envelope', () => {
     expect(err.kind).toBe('upstream');
     expect(err.retryable).toBe(false);
     expect(err.message).toBe(
-      'The service refused the request to /CarSegmentsByDate (InvalidDateRange, status 400): DateEnd is before DateStart — DateStart 20260201 is after DateEnd 20260101.',
+      'The service refused the request to /CarSegmentsByDate (InvalidDateRange, status 400): "DateEnd is before DateStart" — "DateStart 20260201 is after DateEnd 20260101.".',
     );
     expect(err.details).toEqual({
       path: PATH,
@@ -105,7 +105,7 @@ describe('envelope', () => {
           PATH,
         ),
       ).message,
-    ).toBe('The service refused the request to /CarSegmentsByDate (status 403): Nope.');
+    ).toBe('The service refused the request to /CarSegmentsByDate (status 403): "Nope.".');
     expect(thrown(() => parseEnvelope({ ResponseMetadata: { Success: false } }, 'item', PATH)).message).toBe(
       'The service refused the request to /CarSegmentsByDate: no message given.',
     );
@@ -152,7 +152,7 @@ describe('envelope', () => {
       client(bad.url).getPage({ path: PATH, query: {}, offset: 0, limit: 10, envelope: 'collection' }),
     );
     expect(err.kind).toBe('upstream');
-    expect(err.message).toBe('The service refused the request to /CarSegmentsByDate (E1, status 400): Bad Account.');
+    expect(err.message).toBe('The service refused the request to /CarSegmentsByDate (E1, status 400): "Bad Account".');
     expect(bad.requests).toHaveLength(1);
   });
 });

@@ -41,7 +41,7 @@ describe('401/403: check the credentials, and the clock when the service says it
     expect(err.kind).toBe('auth');
     expect(err.details).toEqual({ status: 401, path: PATH, upstreamMessage: 'Unauthorized: Invalid signature' });
     expect(err.message).toBe(
-      "The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock agrees with the service's (within 1 s), so the clock is not the cause. The service said: Unauthorized: Invalid signature",
+      `The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock agrees with the service's (within 1 s), so the clock is not the cause. The service said: "Unauthorized: Invalid signature"`,
     );
   });
 
@@ -60,7 +60,7 @@ describe('401/403: check the credentials, and the clock when the service says it
         new RegExp(
           `^The service refused the credentials for /CarSegmentsByDate \\(HTTP 401\\)\\. Check REPORTS_API_USERNAME and REPORTS_API_KEY\\. ` +
             `The local clock is (6 min 59 s|7 min 0 s|7 min 1 s) ${direction} the service's \\(its Date: [A-Z][a-z]{2}, \\d\\d [A-Z][a-z]{2} \\d{4} \\d\\d:\\d\\d:\\d\\d GMT\\); ` +
-            `signatures carry the time, so correct the system clock\\. The service said: Unauthorized: Invalid signature$`,
+            `signatures carry the time, so correct the system clock\\. The service said: "Unauthorized: Invalid signature"$`,
         ),
       );
     },
@@ -73,16 +73,16 @@ describe('401/403: check the credentials, and the clock when the service says it
     });
     const ahead = await rejection(client(svc.url, { now: () => new Date(T + 7 * 60_000) }).getPage(page()));
     expect(ahead.message).toBe(
-      "The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock is 7 min 0 s ahead of the service's (its Date: Sun, 22 Nov 2026 01:16:28 GMT); signatures carry the time, so correct the system clock. The service said: Unauthorized: Invalid signature",
+      `The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock is 7 min 0 s ahead of the service's (its Date: Sun, 22 Nov 2026 01:16:28 GMT); signatures carry the time, so correct the system clock. The service said: "Unauthorized: Invalid signature"`,
     );
     const behind = await rejection(client(svc.url, { now: () => new Date(T - 7 * 60_000 - 30_000) }).getPage(page()));
     expect(behind.message).toBe(
-      "The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock is 7 min 30 s behind the service's (its Date: Sun, 22 Nov 2026 01:16:28 GMT); signatures carry the time, so correct the system clock. The service said: Unauthorized: Invalid signature",
+      `The service refused the credentials for /CarSegmentsByDate (HTTP 401). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock is 7 min 30 s behind the service's (its Date: Sun, 22 Nov 2026 01:16:28 GMT); signatures carry the time, so correct the system clock. The service said: "Unauthorized: Invalid signature"`,
     );
     const forbidden = await rejection(client(svc.url, { now: () => new Date(T + 2_000) }).getPage(page()));
     expect(forbidden.kind).toBe('auth');
     expect(forbidden.message).toBe(
-      "The service refused the credentials for /CarSegmentsByDate (HTTP 403). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock agrees with the service's (within 2 s), so the clock is not the cause. The service said: Unauthorized: Invalid signature",
+      `The service refused the credentials for /CarSegmentsByDate (HTTP 403). Check REPORTS_API_USERNAME and REPORTS_API_KEY. The local clock agrees with the service's (within 2 s), so the clock is not the cause. The service said: "Unauthorized: Invalid signature"`,
     );
     expect(svc.requests).toHaveLength(3);
   });

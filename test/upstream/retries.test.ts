@@ -155,16 +155,16 @@ describe('retried: connection errors, timeouts, 429, 502, 503, 504', () => {
 
 describe('never retried: 400, 404, 500, 401, 403, Success:false', () => {
   test.each([
-    [400, 'upstream', '/CarSegmentsByDate answered HTTP 400. The service said: BadRequest: DateStart is required'],
+    [400, 'upstream', '/CarSegmentsByDate answered HTTP 400. The service said: "BadRequest: DateStart is required"'],
     [
       404,
       'upstream',
-      '/CarSegmentsByDate answered HTTP 404. /CarSegmentsByDate was not found: check REPORTS_BASE_URL (it should end where the report paths begin). The service said: BadRequest: DateStart is required',
+      '/CarSegmentsByDate answered HTTP 404. /CarSegmentsByDate was not found: check REPORTS_BASE_URL (it should end where the report paths begin). The service said: "BadRequest: DateStart is required"',
     ],
     [
       500,
       'server',
-      '/CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The service said: BadRequest: DateStart is required',
+      '/CarSegmentsByDate answered HTTP 500. The service failed; this is not caused by the request. The service said: "BadRequest: DateStart is required"',
     ],
     [401, 'auth', undefined],
     [403, 'auth', undefined],
