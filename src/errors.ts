@@ -108,6 +108,6 @@ export function cutText(text: string, max: number): string {
 /** Removes every occurrence of the given secrets from a text (belt and braces for logs). */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+  for (const s of secrets) if (s && s.length >= 4 && out.includes(s)) out = out.split(s).join('[redacted]');
   return out;
 }

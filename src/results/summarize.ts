@@ -79,7 +79,7 @@ class Acc {
   scalars = 0;
   /** How often each distinct value occurs, as found (numbers and booleans as themselves,
    *  objects as JSON: no conversion in the hot loop; mixed types are merged at the end). */
-  counts = new Map<unknown, number>();
+  counts = new Map<unknown, Count>();
   textChars = 0;
   sawString = false;
   sawNumber = false;
@@ -92,6 +92,8 @@ class Acc {
 }
 
 type Rec = Record<string, unknown>;
+/** A count in a box: a value seen again costs one Map lookup, not a lookup and a store. */
+type Count = { n: number };
 
 function isPlainObject(v: unknown): v is Rec {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -119,16 +121,27 @@ export class SummaryBuilder {
       }
       return c;
     };
+    // Records of one report nearly always share their keys in order: the column of the key
+    // at the same position in the previous record is reused without a Map lookup.
+    const lastKeys: string[] = [];
+    const lastColumns: unknown[][] = [];
     for (const r of records) {
+      let i = 0;
       for (const key in r) {
         const v = r[key];
         if (isPlainObject(v)) {
           this.containers.add(key);
           column(key);
           for (const sub in v) column(`${key}.${sub}`).push(v[sub]);
+        } else if (lastKeys[i] === key) {
+          lastColumns[i].push(v);
         } else {
-          column(key).push(v);
+          const c = column(key);
+          lastKeys[i] = key;
+          lastColumns[i] = c;
+          c.push(v);
         }
+        i++;
       }
     }
     // Pass 2, one column at a time (one hot Map at a time is markedly faster than row by row).
@@ -200,7 +213,9 @@ function add(a: Acc, v: unknown): void {
   }
   a.nonEmpty++;
   a.scalars++;
-  a.counts.set(v, (a.counts.get(v) ?? 0) + 1);
+  const c = a.counts.get(v);
+  if (c === undefined) a.counts.set(v, { n: 1 });
+  else c.n++;
 }
 
 function profile(path: string, a: Acc, recordCount: number, topN: number): FieldProfile {
@@ -227,7 +242,7 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
     let max = -Infinity;
     const sum = new ExactSum();
     let decimals = 0;
-    for (const [k, count] of counts) {
+    for (const [k, { n: count }] of counts) {
       const n = typeof k === 'number' ? k : Number(k);
       if (n < min) min = n;
       if (n > max) max = n;
@@ -251,11 +266,13 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
 }
 
 /** Counts keyed by text, for a field that mixes types: 5 and '5' count as one. */
-function mergeAsText(counts: Map<unknown, number>): Map<unknown, number> {
-  const out = new Map<unknown, number>();
-  for (const [k, n] of counts) {
+function mergeAsText(counts: Map<unknown, Count>): Map<unknown, Count> {
+  const out = new Map<unknown, Count>();
+  for (const [k, { n }] of counts) {
     const text = String(k);
-    out.set(text, (out.get(text) ?? 0) + n);
+    const c = out.get(text);
+    if (c === undefined) out.set(text, { n });
+    else c.n += n;
   }
   return out;
 }
@@ -289,9 +306,9 @@ function dateRange(keys: string[]): [string, string] {
 }
 
 /** The n most frequent values, count desc, ties by value asc; one pass, no full sort. */
-function topValues(counts: Map<unknown, number>, n: number): TopValue[] {
+function topValues(counts: Map<unknown, Count>, n: number): TopValue[] {
   const top: TopValue[] = [];
-  for (const [raw, count] of counts) {
+  for (const [raw, { n: count }] of counts) {
     if (top.length === n && count < top[n - 1].count) continue;
     const value = String(raw);
     if (top.length === n) {

@@ -153,18 +153,18 @@ export class PageWalk {
    * within one page are the service's own and are kept as they are.
    */
   private checkIdentity(offset: number, records: readonly Record<string, unknown>[]): void {
-    const mine = new Set<number>();
     let repeated = 0;
     let of: number | undefined;
     for (const r of records) {
       const id = fingerprint(r);
       const where = this.seen.get(id);
-      if (where !== undefined && where !== offset) {
+      // Set at once: a later record of this page identical to this one finds its own offset.
+      if (where === undefined) this.seen.set(id, offset);
+      else if (where !== offset) {
         repeated++;
         of ??= where;
-      } else mine.add(id);
+      }
     }
-    for (const id of mine) if (!this.seen.has(id)) this.seen.set(id, offset);
     if (repeated > 0) {
       this.inconsistent = true;
       this.repeats.push({ offset, of: of!, count: repeated });
