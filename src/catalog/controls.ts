@@ -6,7 +6,8 @@
  * Every schema carries its own error function so that a bad value yields a message naming
  * the parameter, the value received and what is expected: the MCP SDK shows zod issues as
  * they are, and the assistant reads only that. The JSON Schema is what assistants pay for in
- * tokens, so checks that only need to refuse (integer-ness) are refinements, which add nothing.
+ * tokens, so checks that only need to refuse (integer-ness, ranges) are refinements, which add
+ * nothing; the error message states the range.
  */
 import { z } from 'zod';
 import { describeValue } from '../errors.js';
@@ -37,7 +38,7 @@ export interface ControlDescriptions {
 export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
   maxRecords: 'Most records to fetch',
   fields: 'Columns shown in rows',
-  rowLimit: `Rows shown (default ${DEFAULT_ROW_LIMIT}; text is capped)`,
+  rowLimit: `Rows shown (default ${DEFAULT_ROW_LIMIT})`,
 };
 
 export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
@@ -47,8 +48,7 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
   return {
     maxRecords: z
       .number({ error: maxError })
-      .min(1, { error: maxError, abort: true })
-      .refine(Number.isSafeInteger, { error: maxError })
+      .refine((v) => Number.isSafeInteger(v) && v >= 1, { error: maxError })
       .optional()
       .meta({ description: describe.maxRecords, type: 'integer' }),
     fields: z
@@ -57,9 +57,7 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
       .describe(describe.fields),
     rowLimit: z
       .number({ error: rowError })
-      .min(0, { error: rowError, abort: true })
-      .max(MAX_ROW_LIMIT, { error: rowError, abort: true })
-      .refine(Number.isSafeInteger, { error: rowError })
+      .refine((v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_ROW_LIMIT, { error: rowError })
       .optional()
       .meta({ description: describe.rowLimit, type: 'integer' }),
   };

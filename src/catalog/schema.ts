@@ -43,9 +43,12 @@ function paramSchema(name: string, spec: ParamSpec): z.ZodType {
   }
   const schema = spec.required ? base : base.optional();
   // The JSON type of a refined number is "number"; say "integer", which the refinement enforces.
-  return spec.kind === 'integer'
-    ? schema.meta({ description: spec.description, type: 'integer' })
-    : schema.describe(spec.description);
+  if (spec.kind === 'integer') return schema.meta({ description: spec.description, type: 'integer' });
+  // A list is published as the comma-list string the service takes (its description says
+  // so): 57 characters fewer than the union's anyOf, on some 36 list parameters. An array of
+  // strings is still accepted.
+  if (spec.kind === 'list') return schema.meta({ description: spec.description, type: 'string', anyOf: undefined });
+  return schema.describe(spec.description);
 }
 
 function freeFormSchema(): z.ZodType {

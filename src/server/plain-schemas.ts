@@ -24,7 +24,8 @@ export function plainJsonSchema(schema: Json): Json {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: { [key: string]: Json } = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$schema') continue;
+    // undefined: a key the JSON text would not carry (a zod meta that removes a generated key).
+    if (key === '$schema' || value === undefined) continue;
     if (key === 'propertyNames' && isStringKeysOnly(value)) continue;
     out[key] = plainJsonSchema(value);
   }

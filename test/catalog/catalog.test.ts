@@ -84,12 +84,12 @@ describe('catalog', () => {
     for (const name of spec.params) {
       const prop = json.properties[name]!;
       if (spec.lists.includes(name)) {
-        expect(prop.anyOf, `${def.tool}.${name} list`).toEqual([
-          { type: 'string' },
-          { type: 'array', items: { type: 'string' } },
-        ]);
+        // Published as the comma-list string; the zod schema still takes an array too.
+        expect(prop.type, `${def.tool}.${name} list`).toBe('string');
+        expect(prop.description, `${def.tool}.${name} list`).toMatch(/, comma list/);
+        expect(inputSchema(def).shape[name].safeParse(['A', 'B']).success, `${def.tool}.${name} array`).toBe(true);
       } else {
-        expect(prop.anyOf, `${def.tool}.${name} not a list`).toBeUndefined();
+        expect(prop.description, `${def.tool}.${name} not a list`).not.toMatch(/, comma list/);
         const type = SPEC_INTEGERS.includes(name) ? 'integer' : SPEC_BOOLEANS.includes(name) ? 'boolean' : 'string';
         expect(prop.type, `${def.tool}.${name} type`).toBe(type);
       }

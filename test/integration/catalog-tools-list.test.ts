@@ -31,7 +31,7 @@ const REPORT_OUTPUT_KEYS = [
   'rows',
 ];
 /** Tokens an assistant pays for the tool definitions (JSON of name, description, inputSchema / 4). */
-const TOKEN_BUDGET = 10_000;
+const TOKEN_BUDGET = 8_000;
 
 type JsonSchema = {
   type?: string;
@@ -102,11 +102,11 @@ describe.each(REPORT_TOOLS)('%s as published', (name) => {
       if (SPEC_INTEGERS.includes(param)) expect(props[param].type, `${name}.${param}`).toBe('integer');
       if (SPEC_BOOLEANS.includes(param)) expect(props[param].type, `${name}.${param}`).toBe('boolean');
     }
+    // Lists are published as the comma-list string the service takes (arrays are accepted too).
     for (const param of spec.lists) {
-      expect(
-        props[param].anyOf?.map((a) => a.type),
-        `${name}.${param}`,
-      ).toEqual(['string', 'array']);
+      expect(props[param].type, `${name}.${param}`).toBe('string');
+      expect(props[param].anyOf, `${name}.${param}`).toBeUndefined();
+      expect(props[param].description, `${name}.${param}`).toMatch(/, comma list/);
     }
   });
 
@@ -202,13 +202,13 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   }
 });
 
-test('token cost of the tool definitions (name, description, inputSchema) is under 10,000', () => {
+test('token cost of the tool definitions (name, description, inputSchema) is at most 8,000 (the bench target, deterministic)', () => {
   const definitions = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   const tokens = Math.ceil(JSON.stringify(definitions).length / 4);
   const outputTokens = Math.ceil(JSON.stringify(tools.map((t) => t.outputSchema)).length / 4);
   console.error(
     `tools/list token cost: ${tokens} tokens for ${tools.length} tool definitions (output schemas apart: ${outputTokens})`,
   );
-  expect(tokens).toBeLessThan(TOKEN_BUDGET);
+  expect(tokens).toBeLessThanOrEqual(TOKEN_BUDGET);
   expect(tokens).toBeGreaterThan(1_000);
 });
