@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { cancelledError, ReportsError } from '../errors.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
@@ -54,12 +54,23 @@ export interface PageAnswer extends ParsedPage {
 const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000 };
 
 /**
+ * undici is loaded on the first request, not at start-up: its hundred-odd CommonJS files
+ * cost about 80 ms of cold start, which a client that only lists the tools never needs.
+ */
+let undici: Promise<typeof import('undici')> | undefined;
+function loadUndici(): Promise<typeof import('undici')> {
+  undici ??= import('undici');
+  return undici;
+}
+
+/**
  * The signed HTTP client of the reporting service: one page per call, with the limiter,
  * a timeout per request, retries with exponential backoff and jitter, each retry signed
  * afresh. Keep-alive connections through one undici Agent per client (one per process).
  */
 export class UpstreamClient {
-  private readonly dispatcher: Dispatcher;
+  /** Created with the first request (see loadUndici). */
+  private dispatcher?: Promise<Dispatcher>;
   private readonly ownsDispatcher: boolean;
   private readonly now: () => Date;
   private readonly random: () => number;
@@ -72,8 +83,6 @@ export class UpstreamClient {
 
   constructor(private readonly opts: UpstreamOptions) {
     this.ownsDispatcher = !opts.dispatcher;
-    this.dispatcher =
-      opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: Math.max(opts.limiter.limit, 1) * 2 });
     this.now = opts.now ?? (() => new Date());
     this.random = opts.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -208,7 +217,8 @@ export class UpstreamClient {
    */
   private async send(url: string, now: Date, signal: AbortSignal): Promise<HttpAnswer> {
     const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now });
-    const res = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal });
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
+    const res = await request(url, { method: 'GET', headers, dispatcher, signal });
     const header = (name: string) => {
       const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
@@ -231,7 +241,17 @@ export class UpstreamClient {
     };
   }
 
+  private agent(): Promise<Dispatcher> {
+    const { dispatcher, limiter } = this.opts;
+    this.dispatcher ??= dispatcher
+      ? Promise.resolve(dispatcher)
+      : loadUndici().then(
+          ({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: Math.max(limiter.limit, 1) * 2 }),
+        );
+    return this.dispatcher;
+  }
+
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher && this.dispatcher) await (await this.dispatcher).close();
   }
 }

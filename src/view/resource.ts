@@ -7,7 +7,6 @@
  */
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RESULT_VIEW_HTML } from './generated/result-view-html.js';
 
 export const RESULT_VIEW_URI = 'ui://travel-reports/result-view.html';
 
@@ -31,7 +30,8 @@ export function registerResultView(server: McpServer): void {
         {
           uri: RESULT_VIEW_URI,
           mimeType: RESOURCE_MIME_TYPE,
-          text: RESULT_VIEW_HTML,
+          // The page (320 KB of source) is loaded when a host first reads it, not at start-up.
+          text: (await import('./generated/result-view-html.js')).RESULT_VIEW_HTML,
           // Everything is inline: the page needs no network at all.
           _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
         },
