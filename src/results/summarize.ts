@@ -79,7 +79,7 @@ class Acc {
   scalars = 0;
   /** How often each distinct value occurs, as found (numbers and booleans as themselves,
    *  objects as JSON: no conversion in the hot loop; mixed types are merged at the end). */
-  counts = new Map<unknown, Count>();
+  counts = new Map<unknown, number>();
   textChars = 0;
   sawString = false;
   sawNumber = false;
@@ -92,8 +92,6 @@ class Acc {
 }
 
 type Rec = Record<string, unknown>;
-/** A count in a box: a value seen again costs one Map lookup, not a lookup and a store. */
-type Count = { n: number };
 
 function isPlainObject(v: unknown): v is Rec {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -213,9 +211,7 @@ function add(a: Acc, v: unknown): void {
   }
   a.nonEmpty++;
   a.scalars++;
-  const c = a.counts.get(v);
-  if (c === undefined) a.counts.set(v, { n: 1 });
-  else c.n++;
+  a.counts.set(v, (a.counts.get(v) ?? 0) + 1);
 }
 
 function profile(path: string, a: Acc, recordCount: number, topN: number): FieldProfile {
@@ -242,7 +238,7 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
     let max = -Infinity;
     const sum = new ExactSum();
     let decimals = 0;
-    for (const [k, { n: count }] of counts) {
+    for (const [k, count] of counts) {
       const n = typeof k === 'number' ? k : Number(k);
       if (n < min) min = n;
       if (n > max) max = n;
@@ -266,13 +262,11 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
 }
 
 /** Counts keyed by text, for a field that mixes types: 5 and '5' count as one. */
-function mergeAsText(counts: Map<unknown, Count>): Map<unknown, Count> {
-  const out = new Map<unknown, Count>();
-  for (const [k, { n }] of counts) {
+function mergeAsText(counts: Map<unknown, number>): Map<unknown, number> {
+  const out = new Map<unknown, number>();
+  for (const [k, n] of counts) {
     const text = String(k);
-    const c = out.get(text);
-    if (c === undefined) out.set(text, { n });
-    else c.n += n;
+    out.set(text, (out.get(text) ?? 0) + n);
   }
   return out;
 }
@@ -306,9 +300,9 @@ function dateRange(keys: string[]): [string, string] {
 }
 
 /** The n most frequent values, count desc, ties by value asc; one pass, no full sort. */
-function topValues(counts: Map<unknown, Count>, n: number): TopValue[] {
+function topValues(counts: Map<unknown, number>, n: number): TopValue[] {
   const top: TopValue[] = [];
-  for (const [raw, { n: count }] of counts) {
+  for (const [raw, count] of counts) {
     if (top.length === n && count < top[n - 1].count) continue;
     const value = String(raw);
     if (top.length === n) {
