@@ -78,7 +78,7 @@ const fieldName = fc.oneof(
   fc.constant('Key\nNote: fake'),
 );
 const value = fc.oneof(
-  { weight: 6, arbitrary: scalar },
+  { weight: 14, arbitrary: scalar },
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 120 }), scalar).map(([d, l]) => nested(d, l)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 120_000 }).map((n) => 'H'.repeat(n)) },
 );
