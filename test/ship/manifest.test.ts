@@ -63,7 +63,10 @@ describe('manifest.json', () => {
     const parsed = v0_3.McpbManifestSchema.safeParse(manifest);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     expect(manifest.manifest_version).toBe('0.3');
-    expect(manifest.compatibility).toEqual({ platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.18.1' } });
+    expect(manifest.compatibility).toEqual({
+      platforms: ['darwin', 'win32', 'linux'],
+      runtimes: { node: '>=20.18.1' },
+    });
   });
 
   it('icon.png is the drawn icon, a 512x512 PNG', () => {
