@@ -28,6 +28,8 @@ export interface ReportsErrorDetails {
   path?: string;
   /** Input parameter the error is about (invalid_input). */
   param?: string;
+  /** not_found of a result that was held once: whose it was (only they learn why it went). */
+  goneOwner?: string;
 }
 
 export class ReportsError extends Error {

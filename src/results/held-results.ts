@@ -2,6 +2,7 @@
  * Where held results live: in this process (store.ts) or in Redis (redis-store.ts), behind
  * one interface, and the owner check every caller goes through.
  */
+import { ReportsError } from '../errors.js';
 import type { NewResult, ResultPatch, StoredResult } from './store.js';
 import { resultNotFound } from './store.js';
 
@@ -14,7 +15,8 @@ export type ResultInfo = Omit<StoredResult, 'records'>;
 export interface HeldResults {
   readonly ttlMs: number;
   put(input: NewResult): MaybePromise<StoredResult>;
-  /** Throws not_found when unknown, expired or evicted; marks the result as just used. */
+  /** Throws not_found when unknown, expired or evicted (saying which, with the owner of a
+   *  gone one in its details); marks the result as just used. */
   get(id: string): MaybePromise<StoredResult>;
   update(id: string, patch: ResultPatch): MaybePromise<StoredResult>;
   /** Held results, most recently updated first: all of them, or (Redis) only `owner`'s. */
@@ -36,7 +38,15 @@ export interface OwnedResults {
  */
 export function ownedBy(store: HeldResults, owner: string): OwnedResults {
   const mine = async (id: string): Promise<StoredResult> => {
-    const result = await store.get(id);
+    let result: StoredResult;
+    try {
+      result = await store.get(id);
+    } catch (err) {
+      // Why a result went is told only to its owner; to anyone else it is unknown.
+      if (err instanceof ReportsError && err.kind === 'not_found' && err.details.goneOwner !== owner)
+        throw resultNotFound(id, store.ttlMs);
+      throw err;
+    }
     if (result.owner !== owner) throw resultNotFound(id, store.ttlMs);
     return result;
   };

@@ -4,7 +4,8 @@
  * keys, its description and its records (so listing reads no records), and each owner has an
  * index of their result ids; all three expire REPORTS_RESULTS_TTL_MINUTES after the last use.
  * Memory: Redis's own `maxmemory` with `maxmemory-policy volatile-lru` is the budget (every key
- * here has a TTL); a result whose keys were evicted answers as expired.
+ * here has a TTL); a result whose keys were evicted answers as expired. A small `issued` key
+ * per result outlives it by days, so an expired resultId is told apart from an unknown one.
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisLink } from '../upstream/redis-link.js';
@@ -16,6 +17,9 @@ const PREFIX = 'travel-reports:';
 const infoKey = (id: string) => `${PREFIX}result:${id}:info`;
 const recordsKey = (id: string) => `${PREFIX}result:${id}:records`;
 const ownerKey = (owner: string) => `${PREFIX}owner:${owner}`;
+/** Whose result an id was and of which report, kept long after the result, to say it expired. */
+const issuedKey = (id: string) => `${PREFIX}result:${id}:issued`;
+const ISSUED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export class RedisResultStore implements HeldResults {
   constructor(
@@ -34,6 +38,11 @@ export class RedisResultStore implements HeldResults {
       summary: summarize(input.records),
     };
     await this.write(result, true);
+    await this.redis.run('hold the result', (c) =>
+      c.set(issuedKey(result.id), JSON.stringify({ owner: result.owner, report: result.report }), {
+        PX: ISSUED_TTL_MS,
+      }),
+    );
     return result;
   }
 
@@ -49,7 +58,12 @@ export class RedisResultStore implements HeldResults {
         .exec();
       return [replies[0], replies[1]] as unknown as [string | null, string | null];
     });
-    if (!info || !records) throw resultNotFound(id, ttl);
+    if (!info || !records) {
+      const issued = await this.redis.run('read a held result', (c) => c.get(issuedKey(id)));
+      const gone = issued ? (JSON.parse(issued) as { owner: string; report: string }) : undefined;
+      // Expired, or evicted by Redis's maxmemory policy: from here the two look the same.
+      throw resultNotFound(id, ttl, gone && { ...gone, reason: 'expired' });
+    }
     const result = JSON.parse(info) as Omit<StoredResult, 'records'>;
     await this.redis.run('mark a result as used', (c) => c.multi().pExpire(ownerKey(result.owner), ttl).exec());
     return { ...result, records: JSON.parse(records) as Record<string, unknown>[] };

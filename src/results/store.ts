@@ -44,6 +44,16 @@ export type ResultPatch = Partial<Omit<NewResult, 'summary'>>;
 /** 'budget': least recently used, dropped to make room; 'expired': unused for ttlMs. */
 export type EvictionReason = 'budget' | 'expired';
 
+/** What is remembered of a result after its records are dropped: enough to say why. */
+export interface GoneResult {
+  owner: string;
+  report: string;
+  reason: EvictionReason;
+}
+
+/** Gone results remembered (about 100 bytes each), oldest forgotten first. */
+const MAX_GONE = 10_000;
+
 export interface ResultStoreOptions {
   /** Byte budget for all held results (default 256 MB). */
   maxBytes?: number;
@@ -75,6 +85,8 @@ export class ResultStore {
   private readonly onEvict?: (result: StoredResult, reason: EvictionReason) => void;
   /** Map order is recency order: least recently used first. */
   private readonly entries = new Map<string, Entry>();
+  /** Results dropped (expired or for the budget), so asking for one says which. */
+  private readonly gone = new Map<string, GoneResult>();
   private totalBytes = 0;
   private readonly memory?: () => number;
   /** The process's memory when the store was made: growth beyond it is what the budget bounds. */
@@ -115,7 +127,7 @@ export class ResultStore {
   get(id: string): StoredResult {
     this.dropExpired();
     const entry = this.entries.get(id);
-    if (!entry) throw this.notFound(id);
+    if (!entry) throw resultNotFound(id, this.ttlMs, this.gone.get(id), this.maxBytes);
     this.touch(id, entry);
     return entry.result;
   }
@@ -195,22 +207,41 @@ export class ResultStore {
     const e = this.entries.get(id);
     if (!e) return;
     this.delete(id);
+    if (this.gone.size >= MAX_GONE) this.gone.delete(this.gone.keys().next().value as string);
+    this.gone.set(id, { owner: e.result.owner, report: e.result.report, reason });
     this.onEvict?.(e.result, reason);
-  }
-
-  private notFound(id: string): ReportsError {
-    return resultNotFound(id, this.ttlMs);
   }
 }
 
-/** The one answer for a result that is unknown, expired, evicted, or someone else's. */
-export function resultNotFound(id: string, ttlMs: number): ReportsError {
-  const ttl = ttlMs >= 60_000 ? `${Math.round(ttlMs / 60_000)} minutes` : `${Math.round(ttlMs / 1000)} seconds`;
-  return new ReportsError(
-    'not_found',
-    `No result ${quote(id)} is held. Results expire ${ttl} after their last use, and the ` +
-      `least recently used are evicted when memory runs short. Run the report again for a new resultId.`,
-  );
+/**
+ * The answer for a resultId that is not held. Unknown (never issued here, or before a
+ * restart) or gone (expired, or dropped for the memory budget), saying which and how to get
+ * it again. A gone result's owner is in the details: ownedBy() answers anyone else as if
+ * it were unknown, so a resultId seen on a shared screen tells them nothing.
+ */
+export function resultNotFound(id: string, ttlMs: number, gone?: GoneResult, maxBytes?: number): ReportsError {
+  const held = `No result ${quote(id)} is held`;
+  if (!gone) {
+    return new ReportsError(
+      'not_found',
+      `${held}: it is not a resultId this server issued, or it was issued before the server restarted. ` +
+        'Run the report again for a new resultId.',
+    );
+  }
+  const ttl =
+    ttlMs >= 60_000
+      ? `${Math.round(ttlMs / 60_000)} minutes`
+      : ttlMs >= 1000
+        ? `${Math.round(ttlMs / 1000)} seconds`
+        : `${ttlMs} ms`;
+  const why =
+    gone.reason === 'expired'
+      ? `it expired, unused for ${ttl} (REPORTS_RESULTS_TTL_MINUTES)`
+      : `it was dropped to keep held results within REPORTS_RESULTS_MAX_MB` +
+        `${maxBytes && maxBytes >= 1_048_576 ? ` (${Math.round(maxBytes / 1_048_576)} MB)` : ''}, the least recently used first`;
+  return new ReportsError('not_found', `${held}: ${why}. Run ${gone.report} again for a new resultId.`, {
+    goneOwner: gone.owner,
+  });
 }
 
 /** JSON length of the records; over 500 records, scaled from one record in each of 500 equal

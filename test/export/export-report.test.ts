@@ -235,7 +235,10 @@ describe('export_report refuses bad input clearly and writes nothing outside the
       const realNow = store.now;
       store.now = () => realNow() + 61 * 60_000;
       const text = await refusal({ resultId: id, format: 'xlsx' }, other);
-      expect(text).toContain(`No result '${id}' is held. Results expire 60 minutes after their last use`);
+      expect(text).toContain(
+        `No result '${id}' is held: it expired, unused for 60 minutes (REPORTS_RESULTS_TTL_MINUTES). ` +
+          'Run ticket_coupons_by_status_code again for a new resultId.',
+      );
     } finally {
       await other.close();
     }

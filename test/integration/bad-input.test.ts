@@ -177,13 +177,14 @@ describe('query_report and continue_report refuse what they cannot answer', () =
   });
 
   test('query_report and continue_report with an unknown resultId', async () => {
-    const held =
-      'Results expire 60 minutes after their last use, and the least recently used are evicted when memory runs short. Run the report again for a new resultId.';
+    const unknown =
+      "No result 'r_doesNotExist' is held: it is not a resultId this server issued, or it was issued before the " +
+      'server restarted. Run the report again for a new resultId.';
     expect(await refused(s, 'query_report', { resultId: 'r_doesNotExist' })).toBe(
-      `query_report failed (not_found): No result 'r_doesNotExist' is held. ${held}`,
+      `query_report failed (not_found): ${unknown}`,
     );
     expect(await refused(s, 'continue_report', { resultId: 'r_doesNotExist' })).toBe(
-      `continue_report failed (not_found): No result 'r_doesNotExist' is held. ${held}`,
+      `continue_report failed (not_found): ${unknown}`,
     );
   });
 });

@@ -243,9 +243,11 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
       const gone = await s.call(tool, args);
       expect(gone.isError).toBe(true);
       const text = textOf(gone);
-      expect(text).toContain('not_found');
-      expect(text).toContain(`'${a.id}'`);
-      expect(text).toContain('Run the report again');
+      expect(text).toBe(
+        `${tool} failed (not_found): No result '${a.id}' is held: it was dropped to keep held results within ` +
+          'REPORTS_RESULTS_MAX_MB (1 MB), the least recently used first. Run ticket_coupons_by_status_code again ' +
+          'for a new resultId.',
+      );
     }
     await expect(s.client.readResource({ uri: `reports://results/${a.id}` })).rejects.toThrow(a.id);
 

@@ -75,8 +75,8 @@ describe.each(stores)('held results %s', (_, make) => {
 
   it("an owner sees only their results; another's answers exactly like an unknown one", async () => {
     const store = make(60_000);
-    const ana = ownedBy(store, 'ana-' + Math.random());
-    const ben = ownedBy(store, 'ben-' + Math.random());
+    const ana = ownedBy(store, `ana-${Math.random()}`);
+    const ben = ownedBy(store, `ben-${Math.random()}`);
     const a1 = await ana.put(result('ignored', 'a1', 3));
     const a2 = await ana.put(result('ignored', 'a2', 4));
     const b1 = await ben.put(result('ignored', 'b1', 2));
@@ -90,11 +90,24 @@ describe.each(stores)('held results %s', (_, make) => {
     expect((await ana.get(a1.id)).notes).toEqual([]);
   });
 
-  it('a result unused for its TTL is gone', async () => {
+  it('a result unused for its TTL is gone; its owner is told it expired, anyone else that it is unknown', async () => {
     const store = make(300);
-    const put = await store.put(result('ana', 'short', 2));
+    const ana = ownedBy(store, `ana-${Math.random()}`);
+    const ben = ownedBy(store, `ben-${Math.random()}`);
+    const put = await ana.put(result('ignored', 'air_segments_by_date', 2));
     await new Promise((r) => setTimeout(r, 700));
-    // The in-memory store throws at once, Redis's rejects: callers always await.
+    const message = (p: Promise<unknown>) => p.then(String, (e: Error) => e.message);
+    expect(await message(ana.get(put.id))).toBe(
+      `No result '${put.id}' is held: it expired, unused for 300 ms (REPORTS_RESULTS_TTL_MINUTES). ` +
+        'Run air_segments_by_date again for a new resultId.',
+    );
+    const unknown = 'r_AAAAAAAAAAAAAAAAAAAAAAAA';
+    const neverIssued =
+      "No result 'r_AAAAAAAAAAAAAAAAAAAAAAAA' is held: it is not a resultId this server issued, or it was " +
+      'issued before the server restarted. Run the report again for a new resultId.';
+    expect(await message(ana.get(unknown))).toBe(neverIssued);
+    expect(await message(ben.get(put.id))).toBe(neverIssued.replace(unknown, put.id));
+    // The store itself (no owner check) throws at once in memory, rejects in Redis.
     await expect(Promise.resolve().then(() => store.get(put.id))).rejects.toThrow(`No result '${put.id}' is held`);
   });
 });

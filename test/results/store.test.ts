@@ -102,10 +102,14 @@ describe('ResultStore', () => {
     advance(2 * 60 * 1000);
     expect(store.get(a.id).report).toBe('a');
     const e = notFound(() => store.get(b.id));
-    expect(e.message).toContain(b.id);
-    expect(e.message).toContain('60 minutes');
-    expect(e.message).toContain('evicted');
-    expect(e.message).toContain('Run the report again');
+    expect(e.message).toBe(
+      `No result '${b.id}' is held: it expired, unused for 60 minutes (REPORTS_RESULTS_TTL_MINUTES). ` +
+        'Run b again for a new resultId.',
+    );
+    expect(notFound(() => store.get('r_neverIssuedHere')).message).toBe(
+      "No result 'r_neverIssuedHere' is held: it is not a resultId this server issued, or it was issued before " +
+        'the server restarted. Run the report again for a new resultId.',
+    );
     expect(evicted).toEqual([{ id: b.id, reason: 'expired' }]);
     advance(60 * 60 * 1000 + 1);
     expect(store.list()).toEqual([]);
