@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { invalidInput, ReportsError } from '../errors.js';
-import { exportResult } from '../export/export.js';
 import { whereSchema } from '../results/query-schema.js';
 import { formatNumber } from '../results/values.js';
 import { guard } from './boundary.js';
@@ -70,6 +69,8 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
           "is not a resultId; expected the id a report tool returned (like 'r_AbC123…')",
         );
       const stored = await rt.results.get(args.resultId);
+      // The exporters (and exceljs behind them) load with the first export, not at start-up.
+      const { exportResult } = await import('../export/export.js');
       const out = await exportResult(stored, args, {
         folder: rt.config.exportDir,
         now: rt.now(),

@@ -1,9 +1,7 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describeValue, ReportsError } from '../errors.js';
-import { resultUri } from '../presentation/index.js';
-import { recordsToCsv } from '../results/csv.js';
+import { resultUri } from '../presentation/result-uri.js';
 import type { OwnedResults } from '../results/held-results.js';
-import { csvPages, jsonPages } from '../results/pages.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
   return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
@@ -40,6 +38,10 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
       const { id, csv, page } = parseResultUri(uri.href);
       const stored = await store.get(id);
       if (csv) {
+        const [{ csvPages }, { recordsToCsv }] = await Promise.all([
+          import('../results/pages.js'),
+          import('../results/csv.js'),
+        ]);
         const { columns, pages } = csvPages(stored.records);
         const n = checkPage(page, pages.length, uri.href);
         return {
@@ -53,6 +55,7 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
           ],
         };
       }
+      const { jsonPages } = await import('../results/pages.js');
       const pages = jsonPages(stored.records);
       const n = checkPage(page, pages.length, uri.href);
       const body = {

@@ -1,16 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { controlSchemas, DEFAULT_ROW_LIMIT, resultIdSchema } from '../catalog/controls.js';
-import { TRANSACTIONS } from '../catalog/transactions.js';
-import { ReportsError } from '../errors.js';
-import { presentContinued, presentQuery, queryResultSchema, reportResultSchema } from '../presentation/index.js';
+import { queryResultSchema, reportResultSchema } from '../presentation/shapes.js';
 import { queryArgsShape } from '../results/query-schema.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
-import { progressReporter, type ToolExtra } from './progress.js';
+import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
-import { continueReport } from './run-report.js';
-import { callSignal, type Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
 const resultId = resultIdSchema('resultId from a report tool');
 // The report tools' controls, described for what they mean here.
@@ -20,7 +17,10 @@ const continueControls = controlSchemas({
   rowLimit: `Rows to show; default ${DEFAULT_ROW_LIMIT}`,
 });
 
-/** query_report and continue_report: questions to a held result, and filling it in. */
+/**
+ * query_report and continue_report: questions to a held result, and filling it in. Their
+ * calls live in result-calls.ts, loaded with the first call (see report-tools.ts).
+ */
 export function registerResultTools(server: McpServer, rt: Runtime): void {
   const secrets = rt.secrets;
 
@@ -38,10 +38,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Query a report result', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
       _meta: RESULT_VIEW_TOOL_META,
     },
-    guard('query_report', secrets, rt.log, async (args) => {
-      const { resultId: id, ...query } = args;
-      return presentQuery(await rt.results.get(id), query);
-    }),
+    guard('query_report', secrets, rt.log, async (args) => (await import('./result-calls.js')).queryResult(rt, args)),
   );
 
   server.registerTool(
@@ -67,19 +64,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       'continue_report',
       secrets,
       rt.log,
-      async (args, extra: ToolExtra) => {
-        const stored = await rt.results.get(args.resultId);
-        const def = TRANSACTIONS.find((t) => t.tool === stored.report);
-        if (!def)
-          throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
-        const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
-        const updated = await continueReport(rt, def, stored, {
-          maxRecords,
-          signal: callSignal(rt, extra.signal),
-          onProgress: progressReporter(extra, 'continue_report'),
-        });
-        return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });
-      },
+      async (args, extra: ToolExtra) => (await import('./result-calls.js')).continueResult(rt, args, extra),
       rt.redact.text,
     ),
   );

@@ -1,0 +1,33 @@
+/** What query_report and continue_report calls do (registered in result-tools.ts). */
+import { TRANSACTIONS } from '../catalog/transactions.js';
+import { ReportsError } from '../errors.js';
+import { presentContinued, presentQuery } from '../presentation/index.js';
+import type { QueryArgs } from '../results/query-schema.js';
+import { progressReporter, type ToolExtra } from './progress.js';
+import { continueReport } from './run-report.js';
+import { callSignal, type Runtime } from './runtime.js';
+
+export async function queryResult(rt: Runtime, args: QueryArgs & { resultId: string }) {
+  const { resultId: id, ...query } = args;
+  return presentQuery(await rt.results.get(id), query);
+}
+
+export interface ContinueArgs {
+  resultId: string;
+  maxRecords?: number;
+  rowLimit?: number;
+  fields?: string[];
+}
+
+export async function continueResult(rt: Runtime, args: ContinueArgs, extra: ToolExtra) {
+  const stored = await rt.results.get(args.resultId);
+  const def = TRANSACTIONS.find((t) => t.tool === stored.report);
+  if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
+  const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
+  const updated = await continueReport(rt, def, stored, {
+    maxRecords,
+    signal: callSignal(rt, extra.signal),
+    onProgress: progressReporter(extra, 'continue_report'),
+  });
+  return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });
+}
