@@ -38,11 +38,6 @@ export class RedisResultStore implements HeldResults {
       summary: summarize(input.records),
     };
     await this.write(result, true);
-    await this.redis.run('hold the result', (c) =>
-      c.set(issuedKey(result.id), JSON.stringify({ owner: result.owner, report: result.report }), {
-        PX: ISSUED_TTL_MS,
-      }),
-    );
     return result;
   }
 
@@ -98,6 +93,8 @@ export class RedisResultStore implements HeldResults {
       const m = c.multi().set(infoKey(result.id), JSON.stringify(info), { PX: ttl });
       if (withRecords) m.set(recordsKey(result.id), JSON.stringify(records), { PX: ttl });
       else m.pExpire(recordsKey(result.id), ttl);
+      const issued = { owner: result.owner, report: result.report };
+      m.set(issuedKey(result.id), JSON.stringify(issued), { PX: ISSUED_TTL_MS });
       await m
         .zAdd(ownerKey(result.owner), { score: result.updatedAt, value: result.id })
         .pExpire(ownerKey(result.owner), ttl)
