@@ -7,11 +7,16 @@
  * here has a TTL); a result whose keys were evicted answers as expired. A small `issued` key
  * per result outlives it by days, so an expired resultId is told apart from an unknown one.
  */
-import { randomBytes } from 'node:crypto';
 import type { RedisLink } from '../upstream/redis-link.js';
 import type { HeldResults, ResultInfo } from './held-results.js';
-import { estimateBytes, type NewResult, type ResultPatch, resultNotFound, type StoredResult } from './store.js';
-import { summarize } from './summarize.js';
+import {
+  type NewResult,
+  newStoredResult,
+  patchedStoredResult,
+  type ResultPatch,
+  resultNotFound,
+  type StoredResult,
+} from './store.js';
 
 const PREFIX = 'travel-reports:';
 const infoKey = (id: string) => `${PREFIX}result:${id}:info`;
@@ -28,15 +33,7 @@ export class RedisResultStore implements HeldResults {
   ) {}
 
   async put(input: NewResult): Promise<StoredResult> {
-    const now = Date.now();
-    const result: StoredResult = {
-      ...input,
-      id: `r_${randomBytes(12).toString('base64url')}`,
-      createdAt: now,
-      updatedAt: now,
-      bytes: estimateBytes(input.records),
-      summary: summarize(input.records),
-    };
+    const result = newStoredResult(input, Date.now());
     await this.write(result, true);
     return result;
   }
@@ -65,12 +62,7 @@ export class RedisResultStore implements HeldResults {
   }
 
   async update(id: string, patch: ResultPatch): Promise<StoredResult> {
-    const old = await this.get(id);
-    const result: StoredResult = { ...old, ...patch, id, createdAt: old.createdAt, updatedAt: Date.now() };
-    if (patch.records) {
-      result.bytes = estimateBytes(patch.records);
-      result.summary = summarize(patch.records);
-    }
+    const result = patchedStoredResult(await this.get(id), patch, Date.now());
     await this.write(result, !!patch.records);
     return result;
   }

@@ -109,14 +109,7 @@ export class ResultStore {
   put(input: NewResult): StoredResult {
     this.dropExpired();
     const now = this.now();
-    const result: StoredResult = {
-      ...input,
-      id: `r_${randomBytes(12).toString('base64url')}`,
-      createdAt: now,
-      updatedAt: now,
-      bytes: estimateBytes(input.records),
-      summary: input.summary ?? summarize(input.records),
-    };
+    const result = newStoredResult(input, now);
     this.entries.set(result.id, { result, lastUsed: now });
     this.totalBytes += result.bytes;
     this.fitBudget(result.id);
@@ -136,11 +129,7 @@ export class ResultStore {
   update(id: string, patch: ResultPatch): StoredResult {
     const old = this.get(id);
     const now = this.now();
-    const result: StoredResult = { ...old, ...patch, id, createdAt: old.createdAt, updatedAt: now };
-    if (patch.records) {
-      result.bytes = estimateBytes(patch.records);
-      result.summary = summarize(patch.records);
-    }
+    const result = patchedStoredResult(old, patch, now);
     this.entries.set(id, { result, lastUsed: now });
     this.totalBytes += result.bytes - old.bytes;
     this.fitBudget(id);
@@ -211,6 +200,28 @@ export class ResultStore {
     this.gone.set(id, { owner: e.result.owner, report: e.result.report, reason });
     this.onEvict?.(e.result, reason);
   }
+}
+
+/** A new held result: its id, times, size and summary (the page-by-page one when given). */
+export function newStoredResult(input: NewResult, now: number): StoredResult {
+  return {
+    ...input,
+    id: `r_${randomBytes(12).toString('base64url')}`,
+    createdAt: now,
+    updatedAt: now,
+    bytes: estimateBytes(input.records),
+    summary: input.summary ?? summarize(input.records),
+  };
+}
+
+/** `old` with `patch` applied; new records bring a new size and summary. */
+export function patchedStoredResult(old: StoredResult, patch: ResultPatch, now: number): StoredResult {
+  const result: StoredResult = { ...old, ...patch, id: old.id, createdAt: old.createdAt, updatedAt: now };
+  if (patch.records) {
+    result.bytes = estimateBytes(patch.records);
+    result.summary = summarize(patch.records);
+  }
+  return result;
 }
 
 /**
