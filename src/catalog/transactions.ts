@@ -48,6 +48,13 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('AP'),
     envelope: 'collection',
     record: 'BookingDetail',
+    answer: {
+      subject: 'Bookings',
+      columns: ['RecordLocator', 'Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate', 'CrsDescription'],
+      lead: ['Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate'],
+      nested: ['Passengers', 'Itinerary', 'Phones', 'Emails', 'Tickets', 'Notepads', 'VendorRemarks', 'VendorLocators'],
+      lookup: { noun: 'booking', params: ['RecordLocator', 'ServiceRef', 'VendorLocators'] },
+    },
     params: {
       ServiceRef: integer('Booking id (ServiceRef)'),
       LoadOptions: loadOptions,
@@ -71,6 +78,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks(''),
     envelope: 'collection',
     record: 'unpublished',
+    answer: {
+      subject: 'Bookings found',
+      columns: ['RecordLocator', 'Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate'],
+      lead: ['Account', 'OwningConsultant'],
+      next: [{ say: 'bookings per account', groupBy: ['Account'] }],
+    },
     params: {},
     freeForm: true,
   },
@@ -87,6 +100,31 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'item',
     record: 'CarSegmentRecord',
+    answer: {
+      subject: 'Car rentals',
+      columns: [
+        'Passengers',
+        'Account',
+        'VendorName',
+        'AirportCode',
+        'PickUpDate',
+        'DropOffDate',
+        'RateAmount',
+        'CurrencyCode',
+        'SegmentStatus',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'VendorName', 'CarVendorCode', 'AirportCode', 'PickUpDate', 'SegmentStatus', 'RateAmount'],
+      amounts: { RateAmount: ['CurrencyCode'] },
+      next: [
+        {
+          say: 'rentals and rates per account',
+          groupBy: ['Account'],
+          aggregates: [{ fn: 'sum', field: 'RateAmount' }],
+        },
+        { say: 'rentals per vendor', groupBy: ['VendorName'] },
+      ],
+    },
     params: {
       SegmentType: string('Segment type'),
       ...dateRange('Date', 'Date', { required: true }),
@@ -106,6 +144,26 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'item',
     record: 'AirSegmentByDate',
+    answer: {
+      subject: 'Flights',
+      columns: [
+        'Passengers',
+        'Account',
+        'CarrierCode',
+        'FlightNbr',
+        'BoardPoint',
+        'OffPoint',
+        'DepartureDate',
+        'DepartureTime',
+        'SegmentStatus',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'CarrierCode', 'BoardPoint', 'OffPoint', 'DepartureDate', 'SegmentStatus'],
+      next: [
+        { say: 'flights per account', groupBy: ['Account'] },
+        { say: 'flights per day', groupBy: ['DepartureDate:day'] },
+      ],
+    },
     params: {
       ...dateRange('Date', 'Date', { required: true }),
       DateSearchType: dateSearchTypeTC,
@@ -123,6 +181,24 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('AP'),
     envelope: 'collection',
     record: 'PnrSegmentsReport',
+    answer: {
+      subject: 'Booking segments',
+      columns: ['Summary.RecordLocator'],
+      nested: [
+        'Segments.AirSegments',
+        'Segments.HotelSegments',
+        'Segments.CarSegments',
+        'Segments.PassiveSegments',
+        'Summary.Tickets',
+        'Summary.AirlineReferences',
+      ],
+      amounts: {
+        'Segments.CarSegments.RateAmount': ['Segments.CarSegments.CurrencyCode'],
+        'Segments.CarSegments.DistanceRateAmount': ['Segments.CarSegments.CurrencyCode'],
+        'Segments.HotelSegments.Rate': ['Segments.HotelSegments.Currency'],
+      },
+      lookup: { noun: 'booking', params: ['RecordLocator'] },
+    },
     params: {
       RecordLocator: string('Booking record locator (PNR)', { required: true }),
       PNRCreationDate: date('Booking creation date, if the locator was reused'),
@@ -142,6 +218,44 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'collection',
     record: 'TicketCouponStatusRecord',
+    answer: {
+      subject: 'Ticket coupons',
+      columns: [
+        'Passenger',
+        'Account',
+        'TktNumber',
+        'FlightCouponStatus',
+        'Carrier',
+        'BoardPoint',
+        'OffPoint',
+        'FlightDate',
+        'CreditValue',
+        'CreditCurrency',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'FlightCouponStatus', 'Carrier', 'FlightDate', 'CreditValue', 'CreditCurrency'],
+      amounts: {
+        CreditValue: ['CreditCurrency'],
+        FOPFare: [],
+        BaseFare: [],
+        TotalTax: [],
+        Tax1Amt: [],
+        Tax2Amt: [],
+        Tax3Amt: [],
+        Tax4Amt: [],
+        Tax5Amt: [],
+      },
+      next: [
+        {
+          say: 'coupons and credit per account',
+          groupBy: ['Account'],
+          aggregates: [
+            { fn: 'sum', field: 'CreditValue' },
+            { fn: 'countDistinct', field: 'TktNumber' },
+          ],
+        },
+      ],
+    },
     params: {
       ...dateRange('Date', 'Date', { required: true }),
       CouponCodeGroup: string("Coupon status, e.g. OPEN, USED or 'ALL OPEN'", { required: true }),
@@ -176,6 +290,28 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks(''),
     envelope: 'collection',
     record: 'unpublished',
+    answer: {
+      subject: 'Tickets',
+      columns: [
+        'TktNumber',
+        'Passenger',
+        'Account',
+        'VendorIssueDate',
+        'TicketStatus',
+        'Routing',
+        'FOPFare',
+        'FOPCurrency',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'TicketStatus', 'Carrier', 'FOPFare'],
+      // The service publishes no record for this report; the form of payment's currency is the ticket's.
+      amounts: {
+        FOPFare: ['FOPCurrency', 'FOPCurrncy'],
+        BaseFare: ['FOPCurrency', 'FOPCurrncy'],
+        TotalTax: ['FOPCurrency', 'FOPCurrncy'],
+      },
+      lookup: { noun: 'ticket', params: ['TicketNumber', 'TktNumber'] },
+    },
     params: {},
     freeForm: true,
   },
@@ -192,6 +328,15 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'CheckFailedSubmission',
+    answer: {
+      subject: 'Failed submissions',
+      columns: ['RecordLocator', 'LogDateTime', 'LogMessage', 'EventType', 'Account', 'RawResponse'],
+      lead: ['EventType', 'Account', 'LogMessage', 'LogDateTime', 'OwningConsultant'],
+      next: [
+        { say: 'failures per event type and message', groupBy: ['EventType', 'LogMessage'] },
+        { say: 'failures per account', groupBy: ['Account'] },
+      ],
+    },
     params: {
       ...dateRange('LogDate', 'Logged'),
       OwningAgencyLocationID: pccs,
@@ -208,6 +353,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'item',
     record: 'QLogForwardItem',
+    answer: {
+      subject: 'Queue forwards',
+      columns: ['RecordLocator', 'LogDate', 'MatchedOn', 'Destination'],
+      lead: ['Destination', 'MatchedOn', 'LogDate'],
+      next: [{ say: 'forwards per destination', groupBy: ['Destination'] }],
+    },
     params: {
       CompanyID: integer('Company id'),
       QueueEntryID: integer('Queue entry id'),
@@ -226,6 +377,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'QcComment',
+    answer: {
+      subject: 'Quality-control comments',
+      columns: ['Consultant', 'RecordLocator', 'CommentDate', 'Comment', 'AgentInitials'],
+      lead: ['Consultant', 'AgentInitials', 'CommentDate'],
+      next: [{ say: 'comments per consultant', groupBy: ['Consultant'] }],
+    },
     params: {
       Consultant: string('Consultant full name'),
       AgentInitials: string('Agent initials'),
@@ -249,6 +406,20 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'item',
     record: 'BookingByAirlineWithClass',
+    answer: {
+      subject: 'Bookings by airline class',
+      columns: [
+        'RecordLocator',
+        'Account',
+        'TicketedStatus',
+        'BookingCodesBooked',
+        'FlightNumbers',
+        'Routing',
+        'OwningConsultant',
+      ],
+      lead: ['Account', 'TicketedStatus', 'BookingCodesBooked', 'Routing'],
+      next: [{ say: 'bookings per account and ticketed status', groupBy: ['Account', 'TicketedStatus'] }],
+    },
     params: {
       DistributorID: integer('Distributor id'),
       ...dateRange('IssueDate', 'Issued'),
@@ -272,6 +443,43 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'HotelSegment',
+    answer: {
+      subject: 'Hotel stays',
+      columns: [
+        'Passenger',
+        'Account',
+        'PropertyName',
+        'CityName',
+        'ArrivalDate',
+        'NbrNights',
+        'RateAmount',
+        'CurrencyCode',
+        'StatusCode',
+        'RecordLocator',
+      ],
+      lead: [
+        'Account',
+        'PropertyName',
+        'VendorCode',
+        'CityName',
+        'ArrivalDate',
+        'NbrNights',
+        'RateAmount',
+        'StatusCode',
+      ],
+      amounts: { RateAmount: ['CurrencyCode'] },
+      next: [
+        {
+          say: 'nights and rates per account',
+          groupBy: ['Account'],
+          aggregates: [
+            { fn: 'sum', field: 'NbrNights' },
+            { fn: 'sum', field: 'RateAmount' },
+          ],
+        },
+        { say: 'nights per hotel chain', groupBy: ['VendorCode'], aggregates: [{ fn: 'sum', field: 'NbrNights' }] },
+      ],
+    },
     params: {
       ...dateRange('Date', 'Date'),
       Account: accounts,
@@ -299,6 +507,24 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'PassengerArrival',
+    answer: {
+      subject: 'Arrivals',
+      columns: [
+        'Passenger',
+        'Account',
+        'ArrivalDate',
+        'DestinationCountries',
+        'DaysAway',
+        'MobileList',
+        'EmailList',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'DestinationCountries', 'ArrivalDate', 'DaysAway'],
+      next: [
+        { say: 'arrivals per destination country', groupBy: ['DestinationCountries'] },
+        { say: 'arrivals per day', groupBy: ['ArrivalDate:day'] },
+      ],
+    },
     params: {
       Account: accounts,
       ...dateRange('ArrivalDate', 'Arrival'),
@@ -316,6 +542,18 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PartnerForwardingLog',
+    answer: {
+      subject: 'Partner forwarding logs',
+      columns: ['RecordLocator', 'LogDateTime', 'Success', 'LogMessage', 'Account'],
+      lead: ['Success', 'Account', 'LogMessage', 'LogDateTime'],
+      next: [
+        {
+          say: 'the failed forwards per message',
+          where: [{ field: 'Success', op: 'eq', value: false }],
+          groupBy: ['LogMessage'],
+        },
+      ],
+    },
     params: {
       ...dateRange('LogDate', 'Logged'),
       RecordLocator: recordLocator,
@@ -336,6 +574,30 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PassengerLocationRouting',
+    answer: {
+      subject: 'Travellers by routing',
+      columns: [
+        'PaxList',
+        'Account',
+        'BoardPoint',
+        'OffPoint',
+        'TravelDate',
+        'DepartureDate',
+        'DestinationCities',
+        'CarrierCodes',
+        'PhoneNbr',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'DestinationCities', 'OffPoint', 'BoardPoint', 'TravelDate', 'CarrierCodes'],
+      next: [
+        {
+          say: 'travellers per destination city',
+          groupBy: ['DestinationCities'],
+          aggregates: [{ fn: 'countDistinct', field: 'PaxList' }],
+        },
+        { say: 'every flight of these bookings, per carrier', unnest: 'Itinerary', groupBy: ['OperatorCode'] },
+      ],
+    },
     params: {
       Account: accounts,
       ...dateRange('Date', 'Date'),
@@ -366,6 +628,20 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'ProblematicSegment',
+    answer: {
+      subject: 'Problem segments',
+      columns: [
+        'PrimaryPax',
+        'Account',
+        'SegmentStatus',
+        'Segment',
+        'DepartureDate',
+        'OwningConsultant',
+        'RecordLocator',
+      ],
+      lead: ['SegmentStatus', 'Account', 'OwningConsultant', 'DepartureDate'],
+      next: [{ say: 'problems per status and account', groupBy: ['SegmentStatus', 'Account'] }],
+    },
     params: {
       ...dateRange('DepartureDate', 'Departure'),
       OwningAgencyLocationID: pccs,
@@ -383,6 +659,22 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'BookingWithActiveSegments',
+    answer: {
+      subject: 'Bookings with active segments',
+      columns: [
+        'Passenger',
+        'Account',
+        'TravelDate',
+        'DestinationCities',
+        'HasAir',
+        'HasHtl',
+        'HasCar',
+        'PNRTicketed',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'DestinationCities', 'TravelDate', 'PNRTicketed'],
+      next: [{ say: 'bookings per account', groupBy: ['Account'] }],
+    },
     params: {
       ...dateRange('TravelDate', 'Travel'),
       AllFutureDate: boolean('All future dates'),
@@ -401,6 +693,30 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PassengerAirSegmentWithMaxTravellerFlag',
+    answer: {
+      subject: 'Flights with traveller counts',
+      columns: [
+        'Passenger',
+        'Account',
+        'OperatingCarrierCode',
+        'FlightNbr',
+        'DepartureCity',
+        'ArrivalCity',
+        'DepartureDate',
+        'TravellerCount',
+        'MaxTravellerCount',
+        'MaxTravellerCountExceededFlag',
+        'RecordLocator',
+      ],
+      lead: ['MaxTravellerCountExceededFlag', 'Account', 'DepartureDate', 'TravellerCount'],
+      next: [
+        {
+          say: 'the flights over the limit',
+          where: [{ field: 'MaxTravellerCountExceededFlag', op: 'eq', value: true }],
+          groupBy: ['FlightNbr', 'DepartureDate'],
+        },
+      ],
+    },
     params: {
       Account: accounts,
       ...dateRange('DepartureDate', 'Departure'),
@@ -420,6 +736,33 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'TicketCouponIssued',
+    answer: {
+      subject: 'Tickets issued',
+      columns: [
+        'Passenger',
+        'Account',
+        'TktNumber',
+        'VendorIssueDate',
+        'Routing',
+        'Carrier',
+        'FOPFare',
+        'FOPCurrency',
+        'FlightCouponStatus',
+        'RecordLocator',
+      ],
+      lead: ['Account', 'Carrier', 'VendorIssueDate', 'FOPFare', 'FlightCouponStatus'],
+      amounts: { FOPFare: ['FOPCurrency', 'FOPCurrncy'] },
+      next: [
+        {
+          say: 'tickets and fares per account',
+          groupBy: ['Account'],
+          aggregates: [
+            { fn: 'countDistinct', field: 'TktNumber' },
+            { fn: 'sum', field: 'FOPFare' },
+          ],
+        },
+      ],
+    },
     params: {
       Account: accounts,
       OwningAgencyLocationID: pccs,
@@ -440,6 +783,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'collection',
     record: 'AppUserActivity',
+    answer: {
+      subject: 'User activity',
+      columns: ['User', 'FirstName', 'LastName', 'ActivityDateTime', 'Activity', 'IsDownload', 'RequestDetails'],
+      lead: ['User', 'Activity', 'ActivityDateTime', 'IsDownload'],
+      next: [{ say: 'activity per user', groupBy: ['User', 'Activity'] }],
+    },
     params: {
       Username: companyScope.UserName,
       ...dateRange('Date', 'Date'),
@@ -460,6 +809,11 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'collection',
     record: 'HotelSegmentCountPerVendor',
+    answer: {
+      subject: 'Hotel segments per chain',
+      columns: ['ChainName', 'VendorCode', 'TotalSegments', 'TotalNights'],
+      lead: ['ChainName', 'TotalSegments', 'TotalNights'],
+    },
     params: {
       UserName: companyScope.UserName,
       ...dateRange('Date', 'Date'),
@@ -477,6 +831,11 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'CarSegmentCountPerAccount',
+    answer: {
+      subject: 'Car segments per account',
+      columns: ['Account', 'TotalSegments'],
+      lead: ['Account', 'TotalSegments'],
+    },
     params: {
       ...dateRange('Date', 'Date', { required: true }),
       VendorCode: string('Car vendor code, e.g. ZE', { required: true }),

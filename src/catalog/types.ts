@@ -50,4 +50,42 @@ export interface TransactionDef {
   /** True where the spec does not show the parameters (FindBookings, TicketsIssuedByNumber):
    *  the tool then also accepts a documented free-form `parameters` object. */
   freeForm?: boolean;
+  /** What the report is for, as its answers show it (docs/architecture.md, "Answers"). */
+  answer: AnswerDef;
+}
+
+/** A query_report follow-up, as the "Next:" line of a report's text proposes it. */
+export interface FollowUp {
+  /** What it answers, in a consultant's words ("nights and rates per account"). */
+  say: string;
+  where?: readonly { field: string; op: 'eq' | 'ne' | 'in' | 'exists'; value?: string | boolean | readonly string[] }[];
+  groupBy?: readonly string[];
+  aggregates?: readonly { fn: 'count' | 'sum' | 'countDistinct'; field?: string }[];
+  unnest?: string;
+}
+
+/**
+ * How a report's answers lead with its point: the columns that answer what the report is for,
+ * the summary fields that come first, the money it holds and the follow-ups worth proposing.
+ * Identifier fields (ServiceRef, ...Id, ...Nbr) always come last in the summary.
+ */
+export interface AnswerDef {
+  /** The records, plural, for headlines: "Hotel stays", "Failed submissions". */
+  subject: string;
+  /** Default columns of rows and text, in order (those a result lacks are skipped). */
+  columns: readonly string[];
+  /** Summary fields shown first, in order. */
+  lead?: readonly string[];
+  /**
+   * Money fields of the record type, each with the field(s) that may hold its currency (the
+   * first present wins: spellings differ between versions); an empty list when the record
+   * states no currency for it. Paths reach into lists (`Segments.HotelSegments.Rate`).
+   */
+  amounts?: Readonly<Record<string, readonly string[]>>;
+  /** Lists of a record shown under its row in the text, one line per item. */
+  nested?: readonly string[];
+  /** Follow-ups proposed after the rows (none: no "Next:" line but the generic one). */
+  next?: readonly FollowUp[];
+  /** A lookup of one thing by these parameters: finding nothing is said in words. */
+  lookup?: { noun: string; params: readonly string[] };
 }

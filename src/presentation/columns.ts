@@ -1,8 +1,36 @@
+import { findTransaction } from '../catalog/transactions.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
 import { isIdField } from '../results/values.js';
 
 /** Columns picked when the caller names none. */
 export const DEFAULT_COLUMNS = 8;
+
+/**
+ * The columns that answer what the report is for, as its catalog entry names them (those the
+ * records have); for a report without them, the most informative fields.
+ */
+export function reportColumns(summary: Summary, report: string): string[] {
+  const declared = findTransaction(report)?.answer.columns ?? [];
+  const present = declared.filter((c) => c in summary.fields);
+  return present.length ? present : defaultColumns(summary);
+}
+
+/**
+ * The summary with the report's lead fields first, then the others, and identifiers
+ * (ServiceRef, ...Id, ...Nbr, values unique to each record) last.
+ */
+export function leadingSummary(summary: Summary, report: string): Summary {
+  const lead = (findTransaction(report)?.answer.lead ?? []).filter((f) => f in summary.fields);
+  const first: [string, FieldProfile][] = lead.map((f) => [f, summary.fields[f]]);
+  const rest = Object.entries(summary.fields).filter(([path]) => !lead.includes(path));
+  const identifier = ([path, p]: [string, FieldProfile]) => isIdField(path) || !!p.unique;
+  const fields = Object.fromEntries([
+    ...first,
+    ...rest.filter((e) => !identifier(e)),
+    ...rest.filter((e) => identifier(e)),
+  ]);
+  return { ...summary, fields };
+}
 
 /** The most informative scalar fields, in record order: RecordLocator, Account, travellers,
  *  statuses, two dates, two amounts, then other categories; constants, mostly-empty fields and

@@ -4,6 +4,7 @@
  * the text rendered from the same page.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { coverageOf, incompleteLine } from '../results/coverage.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -13,8 +14,10 @@ import { fitRows, leftOutNote } from './row-budget.js';
 import type { QueryResult } from './shapes.js';
 
 export function presentQuery(stored: StoredResult, query: QueryArgs): CallToolResult {
-  const output = runQuery(stored.records, query);
-  const notes: string[] = [];
+  const output = runQuery(stored.records, query, { report: stored.report });
+  const incomplete = incompleteLine(coverageOf(stored));
+  const notes: string[] = [...(incomplete ? [incomplete] : []), ...(output.notes ?? [])];
+  delete output.notes;
   if (output.rows) {
     const { rows, leftOut } = fitRows(output.rows);
     if (leftOut > 0) {
@@ -37,7 +40,14 @@ export function presentQuery(stored: StoredResult, query: QueryArgs): CallToolRe
     heldRecords: stored.records.length,
     args: query,
     resourceUri: resultUri(stored.id),
+    notes,
   });
-  const structured: QueryResult = { ...output, resultId: stored.id, ...(notes.length ? { notes } : {}) };
+  const structured: QueryResult = {
+    resultId: stored.id,
+    complete: stored.complete,
+    ...(query.unnest ? { unnest: query.unnest } : {}),
+    ...output,
+    ...(notes.length ? { notes } : {}),
+  };
   return { structuredContent: structured, content: [{ type: 'text', text }] };
 }

@@ -17,6 +17,8 @@ export interface QueryRenderContext {
   heldRecords?: number;
   args?: QueryArgs;
   resourceUri?: string;
+  /** Lines said before the rows: an incomplete result, a currency joined to the groups. */
+  notes?: readonly string[];
 }
 
 export function renderQuery(output: QueryOutput, context: QueryRenderContext): string {
@@ -24,11 +26,16 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
   const where = (args.where ?? []).map(
     (w) => `${w.field} ${w.op}${w.value === undefined ? '' : ` ${JSON.stringify(w.value)}`}`,
   );
-  const of = context.heldRecords === undefined ? '' : ` of ${n(context.heldRecords)} held`;
+  const of = args.unnest
+    ? ` ${truncate(args.unnest, 80)} items (one row each) of ${n(context.heldRecords ?? 0)} held records`
+    : context.heldRecords === undefined
+      ? ' records'
+      : ` of ${n(context.heldRecords)} held records`;
   const head: string[] = [
-    `query_report on ${resultId}${context.report ? ` (${context.report})` : ''}: ${n(output.matched)}${of} records match` +
+    `query_report on ${resultId}${context.report ? ` (${context.report})` : ''}: ${n(output.matched)}${of} match` +
       (where.length ? ` ${truncate(where.join(' and '), 600)}.` : ' (no filter).'),
   ];
+  for (const note of context.notes ?? []) head.push(`Note: ${truncate(note, 600)}`);
 
   let columns: string[];
   let table: Table;

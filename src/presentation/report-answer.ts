@@ -8,6 +8,7 @@ import { ReportsError } from '../errors.js';
 import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
+import { leadingSummary } from './columns.js';
 import { DEFAULT_VIEW_TEXT_CHARS, defaultViewRowsBudget } from './default-view.js';
 import { renderResultParts } from './report-text.js';
 import { resultUri } from './result-uri.js';
@@ -22,7 +23,7 @@ export interface PresentOptions {
 }
 
 export function presentReport(stored: StoredResult, opts: PresentOptions = {}): CallToolResult {
-  const summary = stored.summary ?? summarize(stored.records);
+  const summary = leadingSummary(stored.summary ?? summarize(stored.records, { report: stored.report }), stored.report);
   const notes = [...stored.notes, ...(opts.extraNotes ?? [])];
   const resourceUri = resultUri(stored.id);
   // The head of structuredContent is also what the text renders.

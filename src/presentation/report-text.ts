@@ -5,12 +5,21 @@
  * were left out.
  */
 import { DEFAULT_ROW_LIMIT } from '../catalog/controls.js';
+import { findTransaction } from '../catalog/transactions.js';
+import type { FollowUp } from '../catalog/types.js';
 import { collectPaths, resolveField } from '../results/paths.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
-import { isIdField, truncate } from '../results/values.js';
-import { defaultColumns } from './columns.js';
+import { truncate } from '../results/values.js';
+import { reportColumns } from './columns.js';
+import { objectListPaths, withNestedLines } from './nested-lines.js';
 import type { ReportHead } from './shapes.js';
 import { fit, makeTable, n, num, shortDate, TEXT_CHAR_LIMIT } from './text-fit.js';
+
+/** Cell width of default columns; free-text ones (a log message, a comment) get more. */
+const CELL = 40;
+const TEXT_CELL = 160;
+/** Room kept for the head and tail when a named field is shown whole. */
+const WHOLE_FIELD_SLACK = 4_000;
 
 /** A report result as the renderer reads it: the head, the exact profile and all held records. */
 export interface ResultView extends ReportHead {
@@ -42,6 +51,12 @@ export interface RenderedResult {
 export function renderResultParts(view: ResultView, options: RenderOptions = {}): RenderedResult {
   const { summary, records, resultId } = view;
   const rowLimit = Math.max(0, Math.floor(options.rowLimit ?? DEFAULT_ROW_LIMIT));
+  const notFound = lookupMiss(view);
+  if (notFound)
+    return {
+      text: [notFound, ...view.notes.slice(0, 10).map((x) => `Note: ${truncate(x, 400)}`)].join('\n'),
+      rowsShown: 0,
+    };
   const head: string[] = [headline(view)];
   for (const note of view.notes.slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
   head.push(`resultId: ${resultId}`, '');
@@ -62,14 +77,19 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
 
   const explicit = !!options.fields?.length;
   const columns = !explicit
-    ? defaultColumns(summary)
+    ? reportColumns(summary, view.report)
     : records.length
       ? options.fields!.map((f) => resolveField(f, collectPaths(records), 'fields'))
       : options.fields!;
   const wanted = Math.min(rowLimit, records.length);
-  const table = makeTable(columns, wanted ? records.slice(0, wanted) : [], explicit ? 80 : 40);
-
   const textLimit = options.textLimit ?? TEXT_CHAR_LIMIT;
+  // A field the caller names is shown whole, up to what the text can hold.
+  const widths = explicit
+    ? columns.map(() => Math.max(CELL, Math.floor((textLimit - WHOLE_FIELD_SLACK) / columns.length)))
+    : columns.map((c) => (summary.fields[c]?.kind === 'text' ? TEXT_CELL : CELL));
+  const shownRecords = wanted ? records.slice(0, wanted) : [];
+  const table = withNestedLines(makeTable(columns, shownRecords, widths), nestedPaths(view, shownRecords, explicit));
+
   const cut = (shown: number): string[] => {
     const tail: string[] = [];
     if (shown < wanted) {
@@ -79,19 +99,42 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
           `or all records at ${view.resourceUri}.`,
       );
     }
-    tail.push('', ...nextSteps(view));
+    const steps = nextSteps(view);
+    if (steps.length) tail.push('', ...steps);
     return tail;
   };
   const rowsTitle =
     wanted === 0
       ? records.length
         ? `Rows not shown (rowLimit 0); ${n(records.length)} held.`
-        : 'No records.'
+        : 'No records match these parameters at the service.'
       : `${wanted < records.length ? `First ${n(wanted)} of ${n(records.length)}` : `All ${n(records.length)}`} ` +
         `rows (columns: ${table.names}):`;
   head.push(rowsTitle);
   const { text, shown } = fit(head, table, cut, textLimit);
   return { text, rowsShown: shown };
+}
+
+/** The lists written under each row: those the catalog names, or all of them for a few records. */
+function nestedPaths(view: ResultView, shown: readonly Record<string, unknown>[], explicit: boolean): string[] {
+  if (explicit || !shown.length) return [];
+  const lists = objectListPaths(shown);
+  const declared = findTransaction(view.report)?.answer.nested;
+  if (declared) return declared.filter((p) => lists.includes(p));
+  return shown.length <= 3 ? lists : [];
+}
+
+/** A lookup (one booking, one ticket) that found nothing, said in words: no rows, no next step. */
+function lookupMiss(view: ResultView): string | undefined {
+  const lookup = findTransaction(view.report)?.answer.lookup;
+  if (!lookup || view.fetchedRecords > 0 || !view.complete) return undefined;
+  const by = lookup.params.find((p) => view.query[p]);
+  if (!by) return undefined;
+  const source = view.source === 'demo' ? ' (demo data)' : '';
+  return (
+    `No ${lookup.noun} ${truncate(view.query[by], 120)} found at the service${source}: ${view.report} by ${by}. ` +
+    'Check the value, or search by another field.'
+  );
 }
 
 function headline(view: ResultView): string {
@@ -119,17 +162,18 @@ function profileLine(path: string, p: FieldProfile): string {
         : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
-      const range = p.sumByCurrency ? '' : p.min === p.max ? `all ${num(p.min)}` : `${num(p.min)} to ${num(p.max)}`;
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
         const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
         return (
-          `${path}: sum by ${field} (never added across ` +
-          `currencies): ${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`
+          `${path}: sum per ${field} (never added across currencies): ` +
+          `${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`
         );
       }
-      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${p.currency ? ` ${p.currency.value}` : ''}; ` : '';
-      return `${path}: ${sum}${range}${empty}`;
+      const unit = p.currency ? ` ${p.currency.value}` : '';
+      const range = p.min === p.max ? `all ${num(p.min)}${unit}` : `${num(p.min)} to ${num(p.max)}${unit}`;
+      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}; ` : '';
+      return `${path}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
     }
     case 'date':
       return `${path}: ${shortDate(String(p.min))} → ${shortDate(String(p.max))}${empty}`;
@@ -139,33 +183,19 @@ function profileLine(path: string, p: FieldProfile): string {
       const { min = 0, max = 0, total = 0 } = p.items ?? {};
       return (
         `${path}: list, ${min === max ? min : `${min}–${max}`} item${min === max && max === 1 ? '' : 's'} per ` +
-        `record, ${n(total)} in all${empty}`
+        `record, ${n(total)} item${total === 1 ? '' : 's'} in all${empty}`
       );
     }
   }
 }
 
 function nextSteps(view: ResultView): string[] {
-  const fields = Object.entries(view.summary.fields);
-  const groupable = fields.filter(([, p]) => p.kind === 'categorical' && !p.unique && (p.distinct ?? 0) > 1);
-  const cat =
-    groupable.find(([path]) => path === 'Account') ??
-    groupable.find(([, p]) => (p.distinct ?? 0) <= 50) ??
-    groupable[0];
-  const amount = fields.find(([, p]) => p.sum !== undefined || p.sumByCurrency !== undefined);
-  const filters = groupable.filter(([path, p]) => path !== cat?.[0] && !isIdField(path) && (p.distinct ?? 0) <= 50);
-  const filter = filters.find(([path]) => /Status/.test(path)) ?? filters[0];
-  const example: Record<string, unknown> = { resultId: view.resultId };
-  if (filter?.[1].top?.length) example.where = [{ field: filter[0], op: 'eq', value: filter[1].top[0].value }];
-  if (cat) example.groupBy = [cat[0]];
-  // Amounts in several currencies are summed per currency, never across them.
-  const split = amount?.[1].sumByCurrency?.field;
-  if (split) example.groupBy = [...((example.groupBy as string[] | undefined) ?? []).filter((g) => g !== split), split];
-  if (amount) example.aggregates = [{ fn: 'sum', field: amount[0] }];
-  const steps = [
-    `Next: query_report ${JSON.stringify(example)} filters, groups and totals all ${n(view.fetchedRecords)} held ` +
-      `records without calling the service.`,
-  ];
+  const steps: string[] = [];
+  if (view.fetchedRecords > 0) {
+    for (const f of followUps(view)) {
+      steps.push(`Next, ${f.say}: query_report ${JSON.stringify(followUpArgs(view.resultId, f))}`);
+    }
+  }
   if (!view.complete) {
     const missing = view.totalRecords === null ? null : view.totalRecords - view.fetchedRecords;
     steps.push(
@@ -176,6 +206,27 @@ function nextSteps(view: ResultView): string[] {
           }.`,
     );
   }
-  steps.push(`All records as JSON: ${view.resourceUri}`);
+  if (view.fetchedRecords > 0) steps.push(`All records as JSON: ${view.resourceUri}`);
   return steps;
+}
+
+/** The catalog's follow-ups whose fields this result has (at most two); else per Account. */
+function followUps(view: ResultView): FollowUp[] {
+  const fields = view.summary.fields;
+  const has = (f: string) => f.replace(/:(day|month|year)$/, '') in fields;
+  const declared = findTransaction(view.report)?.answer.next;
+  const usable = (declared ?? []).filter(
+    (f) =>
+      f.unnest !== undefined ||
+      [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
+  );
+  if (usable.length) return usable.slice(0, 2);
+  const account = fields.Account;
+  if (account?.kind !== 'categorical' || (account.distinct ?? 0) < 2) return [];
+  return [{ say: 'per account', groupBy: ['Account'] }];
+}
+
+function followUpArgs(resultId: string, f: FollowUp): Record<string, unknown> {
+  const { say: _say, ...query } = f;
+  return { resultId, ...query };
 }

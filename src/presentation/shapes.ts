@@ -24,6 +24,8 @@ export const reportResultSchema = z.object({
 
 export const queryResultSchema = z.object({
   resultId: z.string(),
+  complete: z.boolean().describe("The held result's: false when it lacks records the service has (see notes)"),
+  unnest: z.string().optional().describe('The list whose items are the rows'),
   matched: z.number().int(),
   offset: z.number().int(),
   limit: z.number().int(),

@@ -26,33 +26,49 @@ export interface Table {
   line: (row: Record<string, unknown>) => string;
 }
 
-export function makeTable(columns: string[], rows: readonly Record<string, unknown>[], width: number): Table {
+/** `width`: the most characters of a cell, one for all columns or one per column. */
+export function makeTable(
+  columns: string[],
+  rows: readonly Record<string, unknown>[],
+  width: number | readonly number[],
+): Table {
   const getters = columns.map(compilePath);
-  const shownNames = columns.map((c) => cell(c, width));
+  const widthOf = (i: number) => (typeof width === 'number' ? width : (width[i] ?? 40));
+  const shownNames = columns.map((c, i) => textCell(c, Math.max(40, widthOf(i))));
   return {
     names: shownNames.join(', '),
     header: columns.length && rows.length ? tableLine(shownNames) : null,
     rows: columns.length ? rows : [],
-    line: (r) => tableLine(getters.map((g) => cell(g(r), width))),
+    line: (r) => tableLine(getters.map((g, i) => textCell(g(r), widthOf(i)))),
   };
 }
 
-function tableLine(cells: string[]): string {
+export function tableLine(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function cell(value: unknown, width: number): string {
+/** A value as one table cell: on one line, no '|', cut at `width` with its length. */
+export function textCell(value: unknown, width: number): string {
   if (value === undefined || value === null) return '';
-  let text: string;
+  return truncate(plain(value).replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
+}
+
+/** A value in words: dates shortened, an object as its values, a list as its items. */
+function plain(value: unknown, depth = 0): string {
   // Cells show values as the service sent them: 41246 is often an id, not a quantity.
-  if (typeof value === 'number') text = String(value);
-  else if (typeof value === 'string') text = isIsoDate(value) ? shortDate(value) : value;
-  else if (Array.isArray(value)) {
-    text = value.some((v) => v !== null && typeof v === 'object')
-      ? `[${value.length} item${value.length === 1 ? '' : 's'}]`
-      : value.join(', ');
-  } else text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return truncate(text.replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
+  if (typeof value === 'string') return isIsoDate(value) ? shortDate(value) : value;
+  if (value === null || typeof value !== 'object') return value === undefined ? '' : String(value);
+  if (depth > 3) return '…';
+  if (Array.isArray(value)) {
+    // A cell shows a few hundred characters at most: 50 items are more than enough to fill it.
+    const objects = value.some((v) => v !== null && typeof v === 'object');
+    const shown = value.slice(0, 50).map((v) => plain(v, depth + 1));
+    return shown.join(objects ? '; ' : ', ') + (value.length > 50 ? ` … (${value.length} items)` : '');
+  }
+  return Object.values(value as Record<string, unknown>)
+    .filter((v) => v !== null && v !== undefined && v !== '')
+    .map((v) => plain(v, depth + 1))
+    .join(' ');
 }
 
 /** '2026-04-04T09:55:34.000-05:00' -> '2026-04-04T09:55:34-05:00' (display only). */

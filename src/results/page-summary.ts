@@ -1,4 +1,4 @@
-import { type Summary, SummaryBuilder } from './summarize.js';
+import { type SummarizeOptions, type Summary, SummaryBuilder } from './summarize.js';
 
 type Rec = Record<string, unknown>;
 
@@ -32,10 +32,10 @@ export class PageSummary {
   }
 
   /** The summary of every page given; `records` are all of them in order (sums per currency). */
-  finish(records: readonly Rec[]): Summary {
+  finish(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
     // Pages after a gap (a failed page, a short page) never became "next": add them in order.
     for (const offset of [...this.waiting.keys()].sort((a, b) => a - b)) this.builder.add(this.waiting.get(offset)!);
     this.waiting.clear();
-    return this.builder.finish(records);
+    return this.builder.finish(records, options);
   }
 }

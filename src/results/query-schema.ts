@@ -62,6 +62,14 @@ export const queryArgsShape = {
     .array(orderSchema)
     .optional()
     .describe('Sort keys in order. Groups default to count desc; rows to upstream order.'),
+  unnest: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A list field (Segments.AirSegments, Itinerary, Passengers): one row per item, with its record's fields, " +
+        'before filters, groups and sums.',
+    ),
   fields: z.array(z.string().min(1)).optional().describe('Columns of the returned rows (default: whole records).'),
   offset: z.number().int().min(0).optional().describe('Rows or groups to skip; pass nextOffset to page.'),
   limit: z

@@ -13,6 +13,7 @@
  *   ne is "not eq", so empty values satisfy ne.
  */
 import { invalidInput } from '../errors.js';
+import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
 import { collectPaths, compilePath, type Getter, resolveField } from './paths.js';
 import {
   type AggregateFn,
@@ -56,6 +57,14 @@ export interface QueryOutput {
   groups?: QueryGroup[];
   /** Groups in all (with groupBy/aggregates). */
   groupCount?: number;
+  /** What the answer did that the arguments did not say (a currency joined to the groups). */
+  notes?: string[];
+}
+
+/** What runQuery needs to know of the result besides its records. */
+export interface QueryContext {
+  /** The report's tool name: its money fields and their currencies. */
+  report?: string;
 }
 
 /** Resolves a field name against the records' paths (as written, else ignoring case). */
@@ -72,14 +81,15 @@ export function matchRecords(records: readonly Row[], where: readonly WhereClaus
   return preds.length ? records.filter((r) => preds.every((p) => p(r))) : [...records];
 }
 
-export function runQuery(records: readonly Row[], args: QueryArgs): QueryOutput {
+export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryContext = {}): QueryOutput {
+  const { rows: records, unnest } = rowsOf(held, args.unnest);
   const field = fieldResolver(records);
   const offset = Math.max(0, Math.floor(args.offset ?? 0));
   const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
   const matched = matchRecords(records, args.where);
 
   if (args.groupBy?.length || args.aggregates?.length) {
-    return grouped(matched, args, field, offset, limit);
+    return grouped(matched, args, field, offset, limit, money(context.report, records, unnest));
   }
 
   const orders = (args.orderBy ?? []).map((o, i) => ({
@@ -99,6 +109,82 @@ export function runQuery(records: readonly Row[], args: QueryArgs): QueryOutput 
 
 function next(offset: number, limit: number, total: number): number | null {
   return offset + limit < total ? offset + limit : null;
+}
+
+/** The rows a query works on: the held records, or with `unnest` one row per list item. */
+export function rowsOf(records: readonly Row[], unnest: string | undefined): { rows: readonly Row[]; unnest?: string } {
+  if (unnest === undefined) return { rows: records };
+  const path = resolveList(records, unnest);
+  return { rows: unnestRecords(records, path), unnest: path };
+}
+
+function money(report: string | undefined, rows: readonly Row[], unnest: string | undefined) {
+  return moneyFields(report ?? '', rows.length ? collectPaths(rows) : [], unnest);
+}
+
+/** `unnest` as the records spell it; it must name a list (of objects or of values). */
+function resolveList(records: readonly Row[], unnest: string): string {
+  const known = collectPaths(records);
+  const lists = known.filter((p) => records.some((r) => Array.isArray(listAt(r, p))));
+  if (!records.length) return unnest;
+  const path = resolveField(unnest, known, 'unnest');
+  if (!lists.includes(path)) {
+    throw invalidInput(
+      'unnest',
+      unnest,
+      `is not a list in this result's records. Lists: ${lists.length ? lists.slice(0, 40).join(', ') : 'none'}.`,
+    );
+  }
+  return path;
+}
+
+/** The list at `path` of one record (through nested objects, not through other lists). */
+function listAt(record: Row, path: string): unknown {
+  let v: unknown = record;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Row)[part];
+  }
+  return v;
+}
+
+/**
+ * One row per item of the list at `path`: the item's own fields, then the parent record's
+ * key fields (its top-level values and those of its nested objects, as dot paths) where the
+ * item has no field of the same name; a parent field the item shadows stays as `parent.X`.
+ * An item that is a plain value becomes the field named like the list.
+ */
+export function unnestRecords(records: readonly Row[], path: string): Row[] {
+  const leaf = path.slice(path.lastIndexOf('.') + 1);
+  const out: Row[] = [];
+  for (const record of records) {
+    const list = listAt(record, path);
+    if (!Array.isArray(list) || !list.length) continue;
+    const carried = parentFields(record);
+    for (const item of list) {
+      const own: Row =
+        item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { [leaf]: item };
+      const row: Row = { ...own };
+      for (const key in carried) row[key in own ? `parent.${key}` : key] = carried[key];
+      out.push(row);
+    }
+  }
+  return out;
+}
+
+function parentFields(record: Row): Row {
+  const out: Row = {};
+  for (const key in record) {
+    const v = record[key];
+    if (v === null || typeof v !== 'object') out[key] = v;
+    else if (!Array.isArray(v)) {
+      for (const sub in v as Row) {
+        const w = (v as Row)[sub];
+        if (w === null || typeof w !== 'object') out[`${key}.${sub}`] = w;
+      }
+    }
+  }
+  return out;
 }
 
 // ---------- where ----------
@@ -249,6 +335,42 @@ interface AggSpec {
   name: string;
   fn: AggregateFn;
   get?: Getter;
+  path?: string;
+  /** For money whose record states no currency: the words said beside each total. */
+  currencyNote?: string;
+}
+
+interface GroupKey {
+  name: string;
+  get: Getter;
+  part: number;
+}
+
+const MONEY_TOTALS: readonly AggregateFn[] = ['sum', 'avg', 'min', 'max'];
+
+/**
+ * Money is totalled per currency (docs/architecture.md, "Amounts and currencies"): the
+ * currency field of every amount summed, averaged or compared joins the group key, and the
+ * notes say so; money whose record states no currency is totalled with the words saying so.
+ */
+function perCurrency(aggs: AggSpec[], keys: GroupKey[], money: ReadonlyMap<string, string | null>): string[] {
+  const notes: string[] = [];
+  for (const a of aggs) {
+    if (!a.path || !MONEY_TOTALS.includes(a.fn) || !money.has(a.path)) continue;
+    const currency = money.get(a.path);
+    if (currency === null || currency === undefined) {
+      a.currencyNote = CURRENCY_NOT_STATED;
+      notes.push(`${a.name}: ${CURRENCY_NOT_STATED} for ${a.path}, so this total may mix currencies.`);
+      continue;
+    }
+    if (keys.some((k) => k.name === currency)) continue;
+    keys.push({ name: currency, get: compilePath(currency), part: 0 });
+    notes.push(
+      `${a.name} is given per ${currency}: ${currency} joined the group key, since amounts in different ` +
+        'currencies are never added or compared.',
+    );
+  }
+  return notes;
 }
 
 class AggState {
@@ -266,8 +388,9 @@ function grouped(
   field: (n: string, p: string) => string,
   offset: number,
   limit: number,
+  money: ReadonlyMap<string, string | null>,
 ): QueryOutput {
-  const keys = (args.groupBy ?? []).map((spec, i) => {
+  const keys: GroupKey[] = (args.groupBy ?? []).map((spec, i) => {
     const m = DATE_PART.exec(spec);
     const path = field(m ? m[1] : spec, `groupBy[${i}]`);
     const part = m ? PART_LENGTH[m[2].toLowerCase() as keyof typeof PART_LENGTH] : 0;
@@ -294,8 +417,9 @@ function grouped(
     }
     const path = field(a.field, `aggregates[${i}].field`);
     const name = `${a.fn}_${path}`;
-    if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path) });
+    if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path), path });
   }
+  const notes = perCurrency(aggs, keys, money);
 
   const groups = new Map<string, { key: Record<string, unknown>; count: number; states: AggState[] }>();
   for (const r of matched) {
@@ -317,7 +441,10 @@ function grouped(
 
   const out: QueryGroup[] = [...groups.values()].map((g) => {
     const row: QueryGroup = { key: g.key, count: g.count };
-    aggs.forEach((a, j) => (row[a.name] = finish(g.states[j], a.fn)));
+    aggs.forEach((a, j) => {
+      row[a.name] = finish(g.states[j], a.fn);
+      if (a.currencyNote) row[`currency_${a.path}`] = a.currencyNote;
+    });
     return row;
   });
 
@@ -343,6 +470,7 @@ function grouped(
     nextOffset: next(offset, limit, sorted.length),
     groups: sorted.slice(offset, offset + limit),
     groupCount: sorted.length,
+    ...(notes.length ? { notes } : {}),
   };
 }
 

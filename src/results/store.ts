@@ -210,7 +210,7 @@ export function newStoredResult(input: NewResult, now: number): StoredResult {
     createdAt: now,
     updatedAt: now,
     bytes: estimateBytes(input.records),
-    summary: input.summary ?? summarize(input.records),
+    summary: input.summary ?? summarize(input.records, { report: input.report }),
   };
 }
 
@@ -219,7 +219,7 @@ export function patchedStoredResult(old: StoredResult, patch: ResultPatch, now: 
   const result: StoredResult = { ...old, ...patch, id: old.id, createdAt: old.createdAt, updatedAt: now };
   if (patch.records) {
     result.bytes = estimateBytes(patch.records);
-    result.summary = summarize(patch.records);
+    result.summary = summarize(patch.records, { report: result.report });
   }
   return result;
 }

@@ -4,13 +4,17 @@
  * as pages arrive (SummaryBuilder); kinds, min/max, sums and date ranges are then worked out
  * once per distinct value.
  */
+import { CURRENCY_NOT_STATED, type MoneyFields, moneyFields } from './amounts.js';
+import { compilePath } from './paths.js';
 import {
   decimalsOf,
   ExactSum,
   isAmountField,
+  isEmpty,
   isIdField,
   isIsoDate,
   roundTo,
+  scalarText,
   toInstant,
   toNumber,
   truncate,
@@ -42,9 +46,17 @@ export interface FieldProfile {
   /** The currency field that goes with this amount (FOPFare -> FOPCurrency, RateAmount ->
    *  CurrencyCode) and its one value, when it has one. */
   currency?: { field: string; value: string };
-  /** Amounts in several currencies are never added together: one sum per currency instead
-   *  (most records first, at most 10), and `sum` is absent. */
-  sumByCurrency?: { field: string; currencies: number; sums: Array<{ currency: string; sum: number; count: number }> };
+  /** Money whose record states no currency: the words "currency not stated by the service",
+   *  beside its sum, min and max. */
+  currencyNote?: string;
+  /** Amounts in several currencies are never added or compared together: one sum, min and
+   *  max per currency instead (most records first, at most 10); `sum`, `min` and `max` are
+   *  then absent. */
+  sumByCurrency?: {
+    field: string;
+    currencies: number;
+    sums: Array<{ currency: string; sum: number; count: number; min: number; max: number }>;
+  };
   /** Lists: items per record (records holding a list) and items in all. */
   items?: { min: number; max: number; total: number };
   /** Free text: one short example. */
@@ -62,6 +74,8 @@ export interface Summary {
 }
 
 export interface SummarizeOptions {
+  /** The report's tool name: which fields are money and which field holds each currency. */
+  report?: string;
   /** Fields profiled in detail (default 40). */
   maxFields?: number;
   /** Entries in each top list (default 5). */
@@ -171,7 +185,7 @@ export class SummaryBuilder {
       fields[path] = profile(path, a, recordCount, topN);
       profiled++;
     }
-    splitSumsByCurrency(records, fields);
+    totalMoneyPerCurrency(records, fields, moneyFields(options.report ?? '', Object.keys(fields)));
     const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
     if (otherFields.length) summary.otherFields = capNames(otherFields);
     return summary;
@@ -321,65 +335,77 @@ function capNames(names: string[]): string[] {
   return names.length > MAX_NAMES ? [...names.slice(0, MAX_NAMES), `… (+${names.length - MAX_NAMES} more)`] : names;
 }
 
-const CURRENCY_FIELD = /curr/i;
-/** Money, as opposed to other summed quantities (nights, segments, kilometres, tonnes). */
-const MONEY_FIELD = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/i;
 const MAX_CURRENCIES = 10;
 
 /**
- * An amount's currency field: the currency field sharing the longest name prefix with it
- * (FOPFare/FOPCurrency, CreditValue/CreditCurrency), else a general Currency/CurrencyCode
- * field (beside RateAmount). Top-level fields only.
+ * Money is totalled per currency: one currency keeps its sum (with the currency named),
+ * several get a sum, min and max each instead of one across them, and money whose record
+ * states no currency keeps its totals with the words saying so.
  */
-function currencyFieldFor(amount: string, currencyFields: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestPrefix = 1;
-  for (const c of currencyFields) {
-    let i = 0;
-    while (i < amount.length && i < c.length && amount[i] === c[i]) i++;
-    if (i > bestPrefix) {
-      best = c;
-      bestPrefix = i;
+function totalMoneyPerCurrency(
+  records: readonly Rec[],
+  fields: Record<string, FieldProfile>,
+  money: MoneyFields,
+): void {
+  for (const [path, currencyField] of money) {
+    const p = fields[path];
+    if (p?.kind !== 'numeric') continue;
+    if (currencyField === null) {
+      p.sum ??= exactSum(records, compilePath(path));
+      p.currencyNote = CURRENCY_NOT_STATED;
+      continue;
     }
-  }
-  if (best) return best;
-  // Otherwise only a general currency field: CreditCurrency says nothing about FOPFare.
-  const generic = currencyFields.filter((c) => /^(currency|currencycode)$/i.test(c));
-  return generic.length === 1 ? generic[0] : undefined;
-}
-
-/** Replaces a sum across several currencies by one sum per currency (see FieldProfile). */
-function splitSumsByCurrency(records: readonly Rec[], fields: Record<string, FieldProfile>): void {
-  const currencyFields = Object.keys(fields).filter(
-    (f) => !f.includes('.') && CURRENCY_FIELD.test(f) && fields[f].kind === 'categorical',
-  );
-  if (!currencyFields.length) return;
-  for (const [path, p] of Object.entries(fields)) {
-    if (p.sum === undefined || path.includes('.') || !MONEY_FIELD.test(path)) continue;
-    const field = currencyFieldFor(path, currencyFields);
-    if (!field) continue;
-    const byCurrency = new Map<string, { sum: ExactSum; count: number; decimals: number }>();
+    const amountOf = compilePath(path);
+    const currencyOf = compilePath(currencyField);
+    const byCurrency = new Map<string, { sum: ExactSum; count: number; decimals: number; min: number; max: number }>();
     for (const r of records) {
-      const v = r[path];
-      const amount = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined;
-      if (amount === undefined || Number.isNaN(amount)) continue;
-      const currency = r[field] === undefined || r[field] === null || r[field] === '' ? '(none)' : String(r[field]);
-      const acc = byCurrency.get(currency) ?? { sum: new ExactSum(), count: 0, decimals: 0 };
+      const v = amountOf(r);
+      const amount = toNumber(v);
+      if (amount === undefined) continue;
+      const c = currencyOf(r);
+      const currency = isEmpty(c) ? '(none)' : scalarText(c);
+      let acc = byCurrency.get(currency);
+      if (!acc)
+        byCurrency.set(currency, (acc = { sum: new ExactSum(), count: 0, decimals: 0, min: amount, max: amount }));
       acc.sum.add(amount);
       acc.count++;
       acc.decimals = Math.max(acc.decimals, decimalsOf(v));
-      byCurrency.set(currency, acc);
+      if (amount < acc.min) acc.min = amount;
+      if (amount > acc.max) acc.max = amount;
     }
-    if (byCurrency.size === 1) {
-      const [currency] = byCurrency.keys();
-      if (currency !== '(none)') p.currency = { field, value: currency };
+    if (byCurrency.size <= 1) {
+      const [currency, acc] = [...byCurrency][0] ?? [];
+      if (acc) p.sum = roundTo(acc.sum.value, acc.decimals);
+      if (currency === undefined || currency === '(none)') p.currencyNote = CURRENCY_NOT_STATED;
+      else p.currency = { field: currencyField, value: currency };
       continue;
     }
     const sums = [...byCurrency]
       .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_CURRENCIES)
-      .map(([currency, acc]) => ({ currency, sum: roundTo(acc.sum.value, acc.decimals), count: acc.count }));
+      .map(([currency, acc]) => ({
+        currency,
+        sum: roundTo(acc.sum.value, acc.decimals),
+        count: acc.count,
+        min: acc.min,
+        max: acc.max,
+      }));
     delete p.sum;
-    p.sumByCurrency = { field, currencies: byCurrency.size, sums };
+    delete p.min;
+    delete p.max;
+    p.sumByCurrency = { field: currencyField, currencies: byCurrency.size, sums };
   }
+}
+
+function exactSum(records: readonly Rec[], get: (r: Rec) => unknown): number {
+  const sum = new ExactSum();
+  let decimals = 0;
+  for (const r of records) {
+    const v = get(r);
+    const n = toNumber(v);
+    if (n === undefined) continue;
+    sum.add(n);
+    decimals = Math.max(decimals, decimalsOf(v));
+  }
+  return roundTo(sum.value, decimals);
 }

@@ -107,10 +107,16 @@ export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
 
+/**
+ * `raw` on one line, cut to about `max` characters with a marker saying how long it was
+ * (`…[cut: 3,000,000 characters]`), so a cut value never reads as whole.
+ */
 export function truncate(raw: string, max: number): string {
   // Every value, key and note the text shows passes here: on one line, without controls.
   const text = oneLine(raw);
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+  if (text.length <= max) return text;
+  const marker = `…[cut: ${formatNumber(text.length)} characters]`;
+  return `${text.slice(0, Math.max(8, max - marker.length))}${marker}`;
 }
 
 /**

@@ -54,7 +54,7 @@ export async function runReport(
     notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
     records,
     held: intervalsOf(outcome.pages),
-    summary: summary.finish(records),
+    summary: summary.finish(records, { report: def.tool }),
   });
 }
 

@@ -134,6 +134,7 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
     'groupBy',
     'aggregates',
     'orderBy',
+    'unnest',
     'fields',
     'offset',
     'limit',
@@ -144,6 +145,8 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   expect(query.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, idempotentHint: true });
   expect(Object.keys(output('query_report').properties!)).toEqual([
     'resultId',
+    'complete',
+    'unnest',
     'matched',
     'offset',
     'limit',

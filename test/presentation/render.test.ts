@@ -62,7 +62,7 @@ describe('renderResult', () => {
       'ticket_coupons_by_status_code (demo data) DateStart=20261101 DateEnd=20261130 CouponCodeGroup=OPEN DateTracker=T: 12 records, complete.',
     );
     expect(lines).toContain('- Account: 4 distinct; top ACME 5, GLOBEX 4, INITECH 2, UMBRELLA 1');
-    expect(lines).toContain('- FOPFare: sum 4,061.54; 0.99 to 1,500');
+    expect(lines).toContain('- FOPFare: sum 4,061.54; 0.99 to 1,500 (currency not stated by the service)');
     expect(lines).toContain('- FlightDate: 2026-10-31T12:00:00Z → 2026-11-30T22:00:00Z');
     expect(lines).toContain('- VndIssueDt: 2026-10-10T12:00:00Z → 2026-10-20T12:00:00Z; 1 empty');
     expect(lines).toContain('- IsVip: false 10, true 2');
@@ -70,24 +70,23 @@ describe('renderResult', () => {
     expect(lines.some((l) => l.startsWith('- TktNumber:'))).toBe(false);
     // ...but it does when the rows show only some of them.
     expect(renderResult(view(records), { rowLimit: 5 }).split('\n')).toContain('- TktNumber: 12 distinct (all unique)');
-    expect(lines).toContain('- Passengers: list, 0–1 items per record, 11 in all; 1 empty');
+    expect(lines).toContain('- Passengers: list, 0–1 items per record, 11 items in all; 1 empty');
     expect(lines).toContain('Empty in every record: ExchangedForTicket, Tax5Amt');
     expect(text).not.toContain('continue_report');
     expect(text).toContain('query_report {"resultId":"r_AAAABBBBCCCCDDDD"');
-    expect(text).toContain('"groupBy":["Account"],"aggregates":[{"fn":"sum","field":"FOPFare"}]');
+    expect(text).toContain('Next, per account: query_report {"resultId":"r_AAAABBBBCCCCDDDD","groupBy":["Account"]}');
     expect(text).toContain('All records as JSON: travel-reports://results/r_AAAABBBBCCCCDDDD');
   });
 
   it('shows the first rows as a pipe table of informative columns', () => {
     const text = renderResult(view(records));
-    const header = '| RecordLocator | Passenger | Account | FOPFare | FlightDate | VndIssueDt | Carrier | FlownKM |';
+    // The catalog's columns for this report, those the records have, in its order.
+    const header = '| Passenger | Account | TktNumber | Carrier | FlightDate | RecordLocator |';
     expect(text).toContain(`All 12 rows (columns: ${cells(header).join(', ')}):`);
     const rows = dataLines(text, header);
     expect(rows).toHaveLength(12);
-    expect(rows[0]).toBe(
-      '| K1AAAA | SMITH/JOHN MR | ACME | 1000.00 | 2026-11-01T23:30:00-05:00 | 2026-10-10T12:00:00Z | AA | 1200 |',
-    );
-    expect(rows[4]).toBe('| K5EEEE |  | ACME | 12.10 | 2026-11-30T22:00:00Z | 2026-10-14T12:00:00Z | BA | 0 |');
+    expect(rows[0]).toBe('| SMITH/JOHN MR | ACME | 0011234567890 | AA | 2026-11-01T23:30:00-05:00 | K1AAAA |');
+    expect(rows[4]).toBe('|  | ACME | 0011234567894 | BA | 2026-11-30T22:00:00Z | K5EEEE |');
   });
 
   it('honours rowLimit and fields (dot paths, lists), and rejects unknown fields', () => {
@@ -117,7 +116,8 @@ describe('renderResult', () => {
   it('renders an empty result', () => {
     const text = renderResult(view([]));
     expect(text).toContain(': 0 records, complete.');
-    expect(text).toContain('No records.');
+    expect(text).toContain('No records match these parameters at the service.');
+    expect(text).not.toContain('Next');
   });
 
   it('stays compact by default for 50,000 realistic records', () => {
@@ -168,10 +168,11 @@ describe('renderQuery', () => {
     expect(text.split('\n')).toEqual([
       'query_report on r_x (ticket_coupons_by_status_code): 12 of 12 held records match (no filter).',
       '4 groups by Account, showing 1–3 of 4:',
-      '| Account | count | sum_FOPFare |',
-      '| ACME | 5 | 1612.1 |',
-      '| GLOBEX | 4 | 866.44 |',
-      '| INITECH | 2 | 1575 |',
+      // FOPFare's currency is not in these records: the words stand beside every total.
+      '| Account | count | sum_FOPFare | currency_FOPFare |',
+      '| ACME | 5 | 1612.1 | currency not stated by the service |',
+      '| GLOBEX | 4 | 866.44 | currency not stated by the service |',
+      '| INITECH | 2 | 1575 | currency not stated by the service |',
       'More: query_report with the same arguments and "offset":3.',
     ]);
   });

@@ -31,7 +31,14 @@ describe('runQuery: groups and aggregates', () => {
       expect(g.sum_FOPFare).toBe(d.cents / 100);
       expect(g.avg_FOPFare).toBeCloseTo(d.cents / 100 / d.count, 4);
     }
-    expect(out.groups![0]).toEqual({ key: { Account: 'ACME' }, count: 5, sum_FOPFare: 1612.1, avg_FOPFare: 322.42 });
+    expect(out.groups![0]).toEqual({
+      key: { Account: 'ACME' },
+      count: 5,
+      sum_FOPFare: 1612.1,
+      avg_FOPFare: 322.42,
+      // These records state no currency for FOPFare: every total of it says so.
+      currency_FOPFare: 'currency not stated by the service',
+    });
   });
 
   it('orders groups by an aggregate and pages them', () => {
@@ -76,6 +83,7 @@ describe('runQuery: groups and aggregates', () => {
         sum_FlownKM: aa.reduce((s, r) => s + Number(r.FlownKM), 0),
         min_FlightDate: '2026-11-01T23:30:00.000-05:00',
         max_FOPFare: 1500,
+        currency_FOPFare: 'currency not stated by the service',
         countDistinct_Account: 3,
         count_Passenger: 4,
       },

@@ -151,16 +151,19 @@ describe('amounts and their currencies', () => {
       field: 'CurrencyCode',
       currencies: 3,
       sums: [
-        { currency: 'GBP', sum: 150.5, count: 2 },
-        { currency: '(none)', sum: 1.1, count: 1 },
-        { currency: 'USD', sum: 200.25, count: 1 },
+        { currency: 'GBP', sum: 150.5, count: 2, min: 50, max: 100.5 },
+        { currency: '(none)', sum: 1.1, count: 1, min: 1.1, max: 1.1 },
+        { currency: 'USD', sum: 200.25, count: 1, min: 200.25, max: 200.25 },
       ],
     });
+    // Nor compared across them: no min or max over all currencies either.
+    expect(s.fields.RateAmount.min).toBeUndefined();
+    expect(s.fields.RateAmount.max).toBeUndefined();
     // CreditValue pairs with CreditCurrency by name, not with CurrencyCode.
     expect(s.fields.CreditValue.sumByCurrency?.field).toBe('CreditCurrency');
     expect(s.fields.CreditValue.sumByCurrency?.sums).toEqual([
-      { currency: 'SGD', sum: 7, count: 1 },
-      { currency: 'USD', sum: 5, count: 1 },
+      { currency: 'SGD', sum: 7, count: 1, min: 7, max: 7 },
+      { currency: 'USD', sum: 5, count: 1, min: 5, max: 5 },
     ]);
   });
 
@@ -171,7 +174,7 @@ describe('amounts and their currencies', () => {
     expect(s.fields.NbrNights.currency).toBeUndefined();
   });
 
-  it('renders per-currency sums and suggests grouping by the currency', () => {
+  it('renders per-currency sums', () => {
     const text = renderResult({
       report: 'hotel_segments',
       source: 'demo',
@@ -186,13 +189,9 @@ describe('amounts and their currencies', () => {
       records,
     });
     expect(text).toContain(
-      '- RateAmount: sum by CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25',
+      '- RateAmount: sum per CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25',
     );
-    expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1');
-    // The suggested query sums the amount per currency.
-    expect(text).toMatch(
-      /query_report \{"resultId":"r_x",.*"groupBy":\[(?:"[A-Za-z]+",)?"CurrencyCode"\],"aggregates":\[\{"fn":"sum","field":"RateAmount"\}\]\}/,
-    );
+    expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1 EUR');
   });
 });
 

@@ -1,0 +1,87 @@
+/**
+ * Lists inside a record (a PNR's segments, a booking's passengers and tickets) as readable
+ * lines under its row: one small table per list, one line per item, instead of "[4 items]".
+ * Hosts that show the model only the text must be able to answer "show me PNR X's itinerary".
+ * Every line starts with our own two spaces and "↳ " or "| ", so nothing the service sends
+ * starts a line of the text.
+ */
+import { collectPaths } from '../results/paths.js';
+import { isEmpty, truncate } from '../results/values.js';
+import { type Table, tableLine, textCell } from './text-fit.js';
+
+/** Items shown per list under one row; the rest are counted. */
+const MAX_ITEMS = 30;
+/** Columns of an item table: its non-empty values, in the order the items have them. */
+const MAX_ITEM_COLUMNS = 12;
+const ITEM_CELL = 40;
+
+type Rec = Record<string, unknown>;
+
+/** The list paths of `records` holding objects: top level, or one nested object down. */
+export function objectListPaths(records: readonly Rec[]): string[] {
+  return collectPaths(records).filter(
+    (path) => path.split('.').length <= 2 && records.some((r) => listOfObjects(listAt(r, path))),
+  );
+}
+
+/** `table` with the lists at `paths` of each row written under it. */
+export function withNestedLines(table: Table, paths: readonly string[]): Table {
+  if (!paths.length) return table;
+  return {
+    ...table,
+    line: (r) => {
+      const lines = [table.line(r)];
+      for (const path of paths) lines.push(...listLines(r, path));
+      return lines.join('\n');
+    },
+  };
+}
+
+function listLines(record: Rec, path: string): string[] {
+  const list = listAt(record, path);
+  if (!Array.isArray(list) || !list.length) return [];
+  const items = list.slice(0, MAX_ITEMS);
+  const owner = ownerOf(record);
+  const lines = [
+    `  ↳ ${truncate(path, 80)}${owner ? ` of ${truncate(owner, 40)}` : ''}: ${list.length} item${list.length === 1 ? '' : 's'}`,
+  ];
+  if (!listOfObjects(list)) {
+    lines.push(`  ${tableLine(items.map((v) => textCell(v, ITEM_CELL)))}`);
+  } else {
+    const columns = itemColumns(items as Rec[]);
+    lines.push(`  ${tableLine(columns.map((c) => textCell(c, ITEM_CELL)))}`);
+    for (const item of items as Rec[]) lines.push(`  ${tableLine(columns.map((c) => textCell(item[c], ITEM_CELL)))}`);
+  }
+  if (list.length > items.length) lines.push(`  ↳ … ${list.length - items.length} more items of ${truncate(path, 80)}`);
+  return lines;
+}
+
+function itemColumns(items: readonly Rec[]): string[] {
+  const seen: string[] = [];
+  for (const item of items) {
+    for (const key in item) {
+      if (!seen.includes(key) && !isEmpty(item[key])) seen.push(key);
+    }
+  }
+  return seen.slice(0, MAX_ITEM_COLUMNS);
+}
+
+/** The record's locator, to say whose list this is. */
+function ownerOf(record: Rec): string | undefined {
+  const summary = record.Summary as Rec | undefined;
+  const locator = record.RecordLocator ?? (summary && typeof summary === 'object' ? summary.RecordLocator : undefined);
+  return typeof locator === 'string' && locator ? locator : undefined;
+}
+
+function listAt(record: Rec, path: string): unknown {
+  let v: unknown = record;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Rec)[part];
+  }
+  return v;
+}
+
+function listOfObjects(v: unknown): boolean {
+  return Array.isArray(v) && v.some((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
+}

@@ -1,0 +1,83 @@
+/**
+ * Which fields of a result are money, and which field holds each one's currency: what every
+ * total (the summary, query_report's sum/avg/min/max, the view) works per, so that amounts in
+ * different currencies are never added together (docs/architecture.md, "Amounts and
+ * currencies"). The catalog declares it per record type; records whose shape the service does
+ * not publish (find_bookings, derived results) fall back to the field names.
+ */
+import { findTransaction } from '../catalog/transactions.js';
+import { ID_LIKE } from './values.js';
+
+/** Beside an amount whose record states no currency: every total of it says so. */
+export const CURRENCY_NOT_STATED = 'currency not stated by the service';
+
+/** Money field -> the field holding its currency, or null when the record states none. */
+export type MoneyFields = ReadonlyMap<string, string | null>;
+
+const CURRENCY_NAME = /curr/i;
+const MONEY_NAME = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/i;
+
+/**
+ * The money fields among `paths` (the field paths of the rows being totalled) for a result
+ * of `report`; with `unnest`, the rows are the items of that list, their own fields without
+ * the list's prefix.
+ */
+export function moneyFields(report: string, paths: readonly string[], unnest?: string): MoneyFields {
+  const def = findTransaction(report);
+  const declared = def && def.record !== 'unpublished' ? def.answer.amounts : undefined;
+  if (def && def.record !== 'unpublished') return fromDeclared(declared ?? {}, paths, unnest);
+  return guessed(paths);
+}
+
+function fromDeclared(
+  declared: Readonly<Record<string, readonly string[]>>,
+  paths: readonly string[],
+  unnest: string | undefined,
+): MoneyFields {
+  const present = new Set(paths);
+  const out = new Map<string, string | null>();
+  const local = (path: string) => (unnest && path.startsWith(`${unnest}.`) ? path.slice(unnest.length + 1) : path);
+  for (const [amount, currencies] of Object.entries(declared)) {
+    const field = local(amount);
+    if (!present.has(field)) continue;
+    out.set(field, currencies.map(local).find((c) => present.has(c)) ?? null);
+  }
+  return out;
+}
+
+/** Money by name, its currency the currency field sharing the longest prefix with it
+ *  (FOPFare/FOPCurrency), else the one general Currency/CurrencyCode field of its object. */
+function guessed(paths: readonly string[]): MoneyFields {
+  const out = new Map<string, string | null>();
+  const currencies = paths.filter((p) => CURRENCY_NAME.test(leaf(p)));
+  for (const path of paths) {
+    const name = leaf(path);
+    if (!MONEY_NAME.test(name) || ID_LIKE.test(name) || CURRENCY_NAME.test(name)) continue;
+    const siblings = currencies.filter((c) => parent(c) === parent(path));
+    out.set(path, currencyFor(name, siblings));
+  }
+  return out;
+}
+
+function currencyFor(amount: string, siblings: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestPrefix = 1;
+  for (const c of siblings) {
+    const name = leaf(c);
+    let i = 0;
+    while (i < amount.length && i < name.length && amount[i] === name[i]) i++;
+    if (i > bestPrefix) [best, bestPrefix] = [c, i];
+  }
+  if (best) return best;
+  // Otherwise only a general currency field: CreditCurrency says nothing about FOPFare.
+  const generic = siblings.filter((c) => /^(currency|currencycode)$/i.test(leaf(c)));
+  return generic.length === 1 ? generic[0] : null;
+}
+
+function leaf(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
+function parent(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf('.')));
+}
