@@ -91,14 +91,14 @@ export function isQueryAnswer(x: unknown): x is QueryAnswer {
   return !!o && typeof o.resultId === 'string' && typeof o.matched === 'number';
 }
 
-/** Fields a chart can group by: categories with 2 to 200 values, booleans, and dates. */
+/** Fields a chart can group by: categories with 2 to 200 values, booleans and dates with 2 or more. */
 export function groupableFields(summary: Summary | undefined): string[] {
   if (!summary) return [];
   return Object.entries(summary.fields)
+    // One value (a booking looked up by its locator) makes a chart of one bar: nothing to compare.
     .filter(
       ([, f]) =>
-        f.kind === 'date' ||
-        f.kind === 'boolean' ||
+        ((f.kind === 'date' || f.kind === 'boolean') && (f.distinct ?? 2) >= 2) ||
         (f.kind === 'categorical' && !f.unique && (f.distinct ?? 0) >= 2 && (f.distinct ?? 0) <= 200),
     )
     .map(([name]) => name);
@@ -255,6 +255,9 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
       const holding = summary.recordCount - f.nulls;
       text = `${countedItems(f.items.total, field)} in ${counted(holding, 'record')}`;
       if (f.items.min !== f.items.max) text += ` (${f.items.min}–${f.items.max} each)`;
+    } else if (f.distinct === 1 && f.top?.length === 1) {
+      const value = cellText(f.top[0].value, field, 40);
+      text = summary.recordCount - f.nulls > 1 ? `${value} in all ${formatNumber(f.top[0].count)}` : value;
     } else if (f.unique) text = `${formatNumber(f.distinct ?? 0)} distinct, all different`;
     else if (f.top?.length)
       text = `${formatNumber(f.distinct ?? 0)} distinct: ${f.top
