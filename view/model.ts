@@ -94,14 +94,16 @@ export function isQueryAnswer(x: unknown): x is QueryAnswer {
 /** Fields a chart can group by: categories with 2 to 200 values, booleans and dates with 2 or more. */
 export function groupableFields(summary: Summary | undefined): string[] {
   if (!summary) return [];
-  return Object.entries(summary.fields)
-    // One value (a booking looked up by its locator) makes a chart of one bar: nothing to compare.
-    .filter(
-      ([, f]) =>
-        ((f.kind === 'date' || f.kind === 'boolean') && (f.distinct ?? 2) >= 2) ||
-        (f.kind === 'categorical' && !f.unique && (f.distinct ?? 0) >= 2 && (f.distinct ?? 0) <= 200),
-    )
-    .map(([name]) => name);
+  return (
+    Object.entries(summary.fields)
+      // One value (a booking looked up by its locator) makes a chart of one bar: nothing to compare.
+      .filter(
+        ([, f]) =>
+          ((f.kind === 'date' || f.kind === 'boolean') && (f.distinct ?? 2) >= 2) ||
+          (f.kind === 'categorical' && !f.unique && (f.distinct ?? 0) >= 2 && (f.distinct ?? 0) <= 200),
+      )
+      .map(([name]) => name)
+  );
 }
 
 /**
@@ -142,7 +144,11 @@ export function defaultChart(summary: Summary | undefined): ChartChoice | undefi
   return { groupBy, perDay: summary!.fields[groupBy].kind === 'date', measure: COUNT };
 }
 
-/** query_report arguments for a chart choice: a sum is asked for its one currency only. */
+/**
+ * query_report arguments for a chart choice. A sum is asked for its one currency only: the
+ * records kept to that currency, and the currency in the group key too, as query_report
+ * asks of any sum of an amount (one group per currency; here there is only one).
+ */
 export function chartQuery(resultId: string, chart: ChartChoice, where: Where[]): Record<string, unknown> {
   const key = chart.perDay ? `${chart.groupBy}:day` : chart.groupBy;
   const { field, currency } = chart.measure;
@@ -150,7 +156,7 @@ export function chartQuery(resultId: string, chart: ChartChoice, where: Where[])
   return {
     resultId,
     ...(all.length ? { where: all } : {}),
-    groupBy: [key],
+    groupBy: currency && currency.field !== chart.groupBy ? [key, currency.field] : [key],
     aggregates: field ? [{ fn: 'count' }, { fn: 'sum', field }] : [{ fn: 'count' }],
     // Days read left to right in time; categories largest first.
     orderBy: chart.perDay ? [{ field: key, direction: 'asc' }] : undefined,

@@ -4,7 +4,7 @@
  * outside the asked window, a window across a year's end, an empty list, one item).
  */
 import { describe, expect, it } from 'vitest';
-import { barsOf, cellText, daySpan, measuresOf, type Summary, summaryLines } from '../../view/model.js';
+import { barsOf, cellText, chartQuery, daySpan, measuresOf, type Summary, summaryLines } from '../../view/model.js';
 import { askedWindow, dayRangeText, itemNoun, parseDay, readableTimestamp } from '../../view/words.js';
 
 const day = (s: string) => parseDay(s)!;
@@ -104,6 +104,15 @@ describe('the view writes cells and lists', () => {
       ['sum:RateAmount:EUR', 'Sum of RateAmount in EUR', 'EUR'],
       ['sum:RateAmount:JPY', 'Sum of RateAmount in JPY', 'JPY'],
     ]);
+    const where = [{ field: 'Account', op: 'ne' as const, value: 'ACME' }];
+    expect(chartQuery('r_1', { groupBy: 'Account', perDay: false, measure: measuresOf(summary)[2] }, where)).toEqual({
+      resultId: 'r_1',
+      where: [...where, { field: 'CurrencyCode', op: 'eq', value: 'JPY' }],
+      groupBy: ['Account', 'CurrencyCode'],
+      aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'RateAmount' }],
+      orderBy: undefined,
+      limit: 30,
+    });
   });
 });
 
