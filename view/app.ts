@@ -11,6 +11,7 @@ import {
   barsOf,
   type ChartChoice,
   COUNT,
+  cellText,
   chartQuery,
   daySpan,
   defaultChart,
@@ -105,7 +106,10 @@ function drawAnswerGroups(answer: QueryAnswer): void {
   const sum = Object.keys(groups[0]).find((k) => k.startsWith('sum_'));
   const measure = sum ?? 'count';
   const bars = groups.map((g) => ({
-    label: keys.map((k) => (g.key[k] === null || g.key[k] === undefined ? '(empty)' : String(g.key[k]))).join(' · '),
+    // Group keys read as cells do: days in words, identifiers unformatted.
+    label: keys
+      .map((k) => (g.key[k] === null || g.key[k] === undefined || g.key[k] === '' ? '(empty)' : cellText(g.key[k], k)))
+      .join(' · '),
     value: Number(g[measure] ?? 0),
   }));
   const name = sum ? `Sum of ${sum.slice(4)}` : 'Records';
