@@ -5,9 +5,10 @@
  * (src/view/generated/, git-ignored), so the server, its tests and a one-file bundle all
  * carry the page without reading files at run time.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,8 +34,34 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * Each report tool's title from the catalog ({ hotel_segments: 'Hotel segments', ... }), so
+ * the view's headline names the report in words whichever tool's answer it is handed
+ * (continue_report's and query_report's carry only the report's tool name). Read by
+ * bundling the catalog for Node and importing it: one table, never copied by hand.
+ */
+async function reportTitles() {
+  const dir = await mkdtemp(join(tmpdir(), 'build-view-'));
+  try {
+    const file = join(dir, 'catalog.mjs');
+    await build({
+      entryPoints: [join(root, 'src', 'catalog', 'transactions.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: file,
+      logLevel: 'warning',
+    });
+    const { TRANSACTIONS } = await import(pathToFileURL(file).href);
+    return Object.fromEntries(TRANSACTIONS.map((t) => [t.tool, t.title]));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const bundle = await build({
   plugins: [englishOnlyZod],
+  define: { __REPORT_TITLES__: JSON.stringify(await reportTitles()) },
   entryPoints: [join(root, 'view', 'app.ts')],
   bundle: true,
   minify: true,

@@ -6,22 +6,29 @@
  */
 import { App, applyDocumentTheme, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
 import { drawBars } from './chart.js';
+import { renderHeadline } from './headline.js';
 import {
   barsOf,
   type ChartChoice,
+  COUNT,
   cellText,
   chartQuery,
+  daySpan,
   defaultChart,
   formatNumber,
   groupableFields,
   isQueryAnswer,
   isReportHead,
+  type Measure,
+  measuresOf,
   type QueryAnswer,
   type ReportHead,
-  summableFields,
   summaryLines,
   type Where,
 } from './model.js';
+import { displayColumns, renderRecordTable } from './record-table.js';
+import type { HostTool } from './titles.js';
+import { askedWindow, counted, dayRangeText } from './words.js';
 
 const PAGE_SIZE = 20;
 
@@ -32,10 +39,14 @@ interface State {
   orderBy?: { field: string; direction: 'asc' | 'desc' };
   offset: number;
   chart?: ChartChoice;
+  measures: Measure[];
+  /** The record fields asked of query_report, in the rows' key order. */
   columns: string[];
+  /** The columns shown: `columns`, with fields holding objects spread into the fields inside. */
+  shown: string[];
 }
 
-const state: State = { where: [], offset: 0, columns: [] };
+const state: State = { where: [], offset: 0, columns: [], shown: [], measures: [COUNT] };
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const app = new App({ name: 'travel-reports result view', version: '1.0.0' }, {}, { autoResize: true });
@@ -68,16 +79,20 @@ async function show(content: unknown): Promise<void> {
     state.head = content;
     state.resultId = content.resultId;
     state.chart = defaultChart(content.summary);
+    state.measures = measuresOf(content.summary);
     state.columns = columnsOf(content);
+    state.shown = displayColumns(state.columns, content.rows);
   } else if (isQueryAnswer(content)) {
     state.resultId = content.resultId;
     state.head = undefined;
     state.chart = undefined;
+    state.measures = [COUNT];
   } else {
     showError('This answer holds no result to show.');
     return;
   }
-  renderHeadline();
+  renderHeadline($('headline'), state.head, state.resultId, hostTool());
+  if (!state.head && isQueryAnswer(content) && content.complete === false) showIncompleteAnswer(content);
   renderSummary();
   renderChartControls();
   // A grouped query_report answer is charted as it stands: the groups the assistant asked for.
@@ -91,7 +106,10 @@ function drawAnswerGroups(answer: QueryAnswer): void {
   const sum = Object.keys(groups[0]).find((k) => k.startsWith('sum_'));
   const measure = sum ?? 'count';
   const bars = groups.map((g) => ({
-    label: keys.map((k) => (g.key[k] === null || g.key[k] === undefined ? '(empty)' : String(g.key[k]))).join(' · '),
+    // Group keys read as cells do: days in words, identifiers unformatted.
+    label: keys
+      .map((k) => (g.key[k] === null || g.key[k] === undefined || g.key[k] === '' ? '(empty)' : cellText(g.key[k], k)))
+      .join(' · '),
     value: Number(g[measure] ?? 0),
   }));
   const name = sum ? `Sum of ${sum.slice(4)}` : 'Records';
@@ -102,7 +120,7 @@ function drawAnswerGroups(answer: QueryAnswer): void {
   $('chart-note').textContent =
     total > bars.length
       ? `Groups ${answer.offset + 1}–${answer.offset + bars.length} of ${formatNumber(total)}.`
-      : `${bars.length} groups.`;
+      : `${counted(bars.length, 'group')}.`;
   drawn = { bars, measure: name, width: $('chart').clientWidth };
   drawBars($('chart'), bars, name);
 }
@@ -114,36 +132,24 @@ function columnsOf(head: ReportHead): string[] {
 
 // ---------- headline and summary ----------
 
-function renderHeadline(): void {
-  const head = state.head;
-  const el = $('headline');
-  el.replaceChildren();
-  const title = document.createElement('h1');
-  title.textContent = head ? head.report : `Result ${state.resultId}`;
-  el.append(title);
-  if (!head) return;
-  const query = document.createElement('p');
-  query.className = 'query';
-  query.textContent = Object.entries(head.query)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(' · ');
+/** The tool the host says it called, whose title names a report the catalog does not list. */
+function hostTool(): HostTool | undefined {
+  const tool = app.getHostContext()?.toolInfo?.tool;
+  return tool ? { name: tool.name, title: tool.title } : undefined;
+}
+
+/** A query_report answer on an incomplete result, shown alone: it says so, and what completes it. */
+function showIncompleteAnswer(answer: QueryAnswer): void {
   const status = document.createElement('p');
-  status.className = head.complete ? 'status complete' : 'status incomplete';
-  const counts = `${formatNumber(head.fetchedRecords)} of ${head.totalRecords === null ? 'an unknown number of' : formatNumber(head.totalRecords)} records`;
-  status.textContent = head.complete ? `Complete: ${counts}` : `Incomplete: ${counts}`;
-  if (head.source === 'demo') {
-    const demo = document.createElement('span');
-    demo.className = 'badge';
-    demo.textContent = 'demo data';
-    status.append(' ', demo);
-  }
-  el.append(query, status);
-  for (const note of head.notes) {
+  status.className = 'status incomplete';
+  status.textContent = 'Incomplete: these answers cover only the records fetched so far.';
+  const notes = (answer.notes ?? []).map((note) => {
     const p = document.createElement('p');
     p.className = 'note';
     p.textContent = note;
-    el.append(p);
-  }
+    return p;
+  });
+  $('headline').append(status, ...notes);
 }
 
 function renderSummary(): void {
@@ -192,12 +198,11 @@ function renderChartControls(): void {
     ...groups.map((f) => new Option(summary!.fields[f].kind === 'date' ? `${f} (per day)` : f, f)),
   );
   measureSelect.replaceChildren(
-    new Option('count', 'count'),
-    ...summableFields(summary).map((f) => new Option(`sum of ${f}`, f)),
+    ...state.measures.map((m) => new Option(m.field ? m.label.replace(/^Sum/, 'sum') : 'count', m.id)),
   );
   if (state.chart) {
     groupSelect.value = state.chart.groupBy;
-    measureSelect.value = state.chart.measure;
+    measureSelect.value = state.chart.measure.id;
   }
 }
 
@@ -206,18 +211,29 @@ async function loadChart(): Promise<void> {
   const chart = state.chart;
   const answer = await query(chartQuery(state.resultId, chart, state.where));
   if (!answer || state.chart !== chart) return;
-  const bars = barsOf(answer, chart);
-  const measure = chart.measure === 'count' ? 'Records' : `Sum of ${chart.measure}`;
+  const span = chart.perDay
+    ? daySpan(state.head?.summary.fields[chart.groupBy], askedWindow(state.head?.query))
+    : undefined;
+  const { bars, outside } = barsOf(answer, chart, span);
+  const measure = chart.measure.label;
   $('chart-title').textContent = `${measure} per ${chart.perDay ? `day of ${chart.groupBy}` : chart.groupBy}`;
   const total = answer.groupCount ?? bars.length;
-  $('chart-note').textContent =
-    total > bars.length ? `The first ${bars.length} of ${formatNumber(total)} groups.` : `${bars.length} groups.`;
+  $('chart-note').textContent = chart.perDay
+    ? `${counted(bars.length, 'day')}${
+        outside
+          ? `; ${counted(outside.records, 'record')} dated ${dayRangeText(outside.from, outside.to)}, ` +
+            'outside the days asked for, not drawn'
+          : ''
+      }.`
+    : total > bars.length
+      ? `The first ${bars.length} of ${formatNumber(total)} groups.`
+      : `${counted(bars.length, 'group')}.`;
   drawn = { bars, measure, width: $('chart').clientWidth };
   drawBars($('chart'), bars, measure);
 }
 
 /** The bars last drawn, redrawn when the view's width changes (a narrow panel, a rotated phone). */
-let drawn: { bars: ReturnType<typeof barsOf>; measure: string; width: number } | undefined;
+let drawn: { bars: ReturnType<typeof barsOf>['bars']; measure: string; width: number } | undefined;
 new ResizeObserver(() => {
   const width = $('chart').clientWidth;
   if (!drawn || width === drawn.width) return;
@@ -245,44 +261,16 @@ async function loadPage(): Promise<void> {
 function renderTable(answer: QueryAnswer): void {
   const rows = answer.rows ?? [];
   if (!state.columns.length) state.columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const table = $<HTMLTableElement>('table');
-  const head = document.createElement('thead');
-  const headRow = document.createElement('tr');
-  for (const column of state.columns) {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    const sort = document.createElement('button');
-    sort.type = 'button';
-    sort.className = 'sort';
-    sort.dataset.field = column;
-    const current = state.orderBy?.field === column ? state.orderBy.direction : undefined;
-    sort.textContent = column + (current === 'asc' ? ' ▲' : current === 'desc' ? ' ▼' : '');
-    th.ariaSort = current === 'asc' ? 'ascending' : current === 'desc' ? 'descending' : 'none';
-    sort.onclick = () => {
-      state.orderBy = { field: column, direction: current === 'asc' ? 'desc' : 'asc' };
+  if (!state.shown.length) state.shown = displayColumns(state.columns, rows);
+  renderRecordTable($<HTMLTableElement>('table'), state.shown, rows, {
+    sortedBy: state.orderBy,
+    onSort: (field) => {
+      const current = state.orderBy?.field === field ? state.orderBy.direction : undefined;
+      state.orderBy = { field, direction: current === 'asc' ? 'desc' : 'asc' };
       state.offset = 0;
       void loadPage();
-    };
-    th.append(sort);
-    headRow.append(th);
-  }
-  head.append(headRow);
-  const body = document.createElement('tbody');
-  for (const row of rows) {
-    const tr = document.createElement('tr');
-    for (const column of state.columns) {
-      const td = document.createElement('td');
-      const value = row[column];
-      td.textContent = cellText(value);
-      if (typeof value === 'number') td.className = 'num';
-      const full =
-        typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
-      if (full.length > 120) td.title = full.slice(0, 2000);
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  table.replaceChildren(head, body);
+    },
+  });
   const first = rows.length ? answer.offset + 1 : 0;
   $('page-info').textContent =
     `Rows ${formatNumber(first)}–${formatNumber(answer.offset + rows.length)} of ${formatNumber(answer.matched)}`;
@@ -290,9 +278,9 @@ function renderTable(answer: QueryAnswer): void {
   $<HTMLButtonElement>('next').disabled = answer.nextOffset === null;
   $<HTMLButtonElement>('next').dataset.offset = String(answer.nextOffset ?? '');
   const filterField = $<HTMLSelectElement>('filter-field');
-  if (filterField.options.length !== state.columns.length) {
+  if (filterField.options.length !== state.shown.length) {
     const kept = filterField.value;
-    filterField.replaceChildren(...state.columns.map((c) => new Option(c, c)));
+    filterField.replaceChildren(...state.shown.map((c) => new Option(c, c)));
     if (kept) filterField.value = kept;
   }
 }
@@ -333,7 +321,8 @@ function wireControls(): void {
   const onChart = () => {
     const groupBy = $<HTMLSelectElement>('chart-group').value;
     const perDay = state.head?.summary.fields[groupBy]?.kind === 'date';
-    state.chart = { groupBy, perDay, measure: $<HTMLSelectElement>('chart-measure').value };
+    const id = $<HTMLSelectElement>('chart-measure').value;
+    state.chart = { groupBy, perDay, measure: state.measures.find((m) => m.id === id) ?? COUNT };
     void loadChart();
   };
   $('chart-group').onchange = onChart;

@@ -6,8 +6,25 @@
 
 // The summary's shapes are the server's own (type-only: nothing of the server is bundled).
 import type { FieldProfile, Summary } from '../src/results/summarize.js';
+// The server's own rule for identifier names (ServiceRef, TktNumber…), so the view never
+// formats one as a quantity.
+import { isIdField } from '../src/results/values.js';
+import {
+  type AskedWindow,
+  counted,
+  countedItems,
+  type Day,
+  dayKey,
+  dayRangeText,
+  daysBetween,
+  dayText,
+  formatNumber,
+  parseDay,
+  readableTimestamp,
+} from './words.js';
 
 export type { FieldProfile, Summary };
+export { formatNumber };
 
 /** structuredContent of a report tool or continue_report. */
 export interface ReportHead {
@@ -26,6 +43,8 @@ export interface ReportHead {
 /** structuredContent of query_report. */
 export interface QueryAnswer {
   resultId: string;
+  /** The held result's own `complete` (CONTRACT section 5: every derived answer carries it). */
+  complete?: boolean;
   matched: number;
   offset: number;
   limit: number;
@@ -42,12 +61,24 @@ export interface Where {
   value: string;
 }
 
+/** What a chart measures: records, or the sum of an amount in one currency (never across). */
+export interface Measure {
+  /** The option's value in the measure picker. */
+  id: string;
+  label: string;
+  /** The amount summed; absent for a count of records. */
+  field?: string;
+  /** The currency the sum is kept to: its field and value (a filter added to the chart's query). */
+  currency?: { field: string; value: string };
+}
+
+export const COUNT: Measure = { id: 'count', label: 'Records' };
+
 export interface ChartChoice {
   /** A field, grouped by its values, or a date field grouped per day. */
   groupBy: string;
   perDay: boolean;
-  /** 'count' or the amount field summed. */
-  measure: string;
+  measure: Measure;
 }
 
 export function isReportHead(x: unknown): x is ReportHead {
@@ -60,25 +91,45 @@ export function isQueryAnswer(x: unknown): x is QueryAnswer {
   return !!o && typeof o.resultId === 'string' && typeof o.matched === 'number';
 }
 
-/** Fields a chart can group by: categories with 2 to 200 values, booleans, and dates. */
+/** Fields a chart can group by: categories with 2 to 200 values, booleans and dates with 2 or more. */
 export function groupableFields(summary: Summary | undefined): string[] {
   if (!summary) return [];
-  return Object.entries(summary.fields)
-    .filter(
-      ([, f]) =>
-        f.kind === 'date' ||
-        f.kind === 'boolean' ||
-        (f.kind === 'categorical' && !f.unique && (f.distinct ?? 0) >= 2 && (f.distinct ?? 0) <= 200),
-    )
-    .map(([name]) => name);
+  return (
+    Object.entries(summary.fields)
+      // One value (a booking looked up by its locator) makes a chart of one bar: nothing to compare.
+      .filter(
+        ([, f]) =>
+          ((f.kind === 'date' || f.kind === 'boolean') && (f.distinct ?? 2) >= 2) ||
+          (f.kind === 'categorical' && !f.unique && (f.distinct ?? 0) >= 2 && (f.distinct ?? 0) <= 200),
+      )
+      .map(([name]) => name)
+  );
 }
 
-/** Amount fields a chart can sum: those the summary sums (one currency, never mixed). */
-export function summableFields(summary: Summary | undefined): string[] {
-  if (!summary) return [];
-  return Object.entries(summary.fields)
-    .filter(([, f]) => f.kind === 'numeric' && typeof f.sum === 'number')
-    .map(([name]) => name);
+/**
+ * What a chart can measure: the count, and each amount the summary sums, kept to one
+ * currency: an amount in one currency (or with no currency field) once, an amount in
+ * several currencies once per currency the summary lists ("RateAmount in USD").
+ */
+export function measuresOf(summary: Summary | undefined): Measure[] {
+  const out: Measure[] = [COUNT];
+  for (const [field, f] of Object.entries(summary?.fields ?? {})) {
+    if (f.kind !== 'numeric') continue;
+    if (typeof f.sum === 'number') {
+      const currency = f.currency ? ` in ${f.currency.value}` : '';
+      out.push({ id: `sum:${field}`, label: `Sum of ${field}${currency}`, field, currency: f.currency });
+    } else if (f.sumByCurrency) {
+      const by = f.sumByCurrency;
+      for (const s of by.sums)
+        out.push({
+          id: `sum:${field}:${s.currency}`,
+          label: `Sum of ${field} in ${s.currency}`,
+          field,
+          currency: { field: by.field, value: s.currency },
+        });
+    }
+  }
+  return out;
 }
 
 const PREFERRED_GROUPS = ['Account', 'AccountName', 'CompanyName', 'Vendor', 'VendorCode', 'Carrier', 'PCC'];
@@ -90,17 +141,23 @@ export function defaultChart(summary: Summary | undefined): ChartChoice | undefi
   const byName = PREFERRED_GROUPS.find((p) => fields.includes(p));
   const firstCategory = fields.find((f) => summary!.fields[f].kind === 'categorical');
   const groupBy = byName ?? firstCategory ?? fields[0];
-  return { groupBy, perDay: summary!.fields[groupBy].kind === 'date', measure: 'count' };
+  return { groupBy, perDay: summary!.fields[groupBy].kind === 'date', measure: COUNT };
 }
 
-/** query_report arguments for a chart choice. */
+/**
+ * query_report arguments for a chart choice. A sum is asked for its one currency only: the
+ * records kept to that currency, and the currency in the group key too, as query_report
+ * asks of any sum of an amount (one group per currency; here there is only one).
+ */
 export function chartQuery(resultId: string, chart: ChartChoice, where: Where[]): Record<string, unknown> {
   const key = chart.perDay ? `${chart.groupBy}:day` : chart.groupBy;
+  const { field, currency } = chart.measure;
+  const all = currency ? [...where, { field: currency.field, op: 'eq', value: currency.value }] : where;
   return {
     resultId,
-    ...(where.length ? { where } : {}),
-    groupBy: [key],
-    aggregates: chart.measure === 'count' ? [{ fn: 'count' }] : [{ fn: 'count' }, { fn: 'sum', field: chart.measure }],
+    ...(all.length ? { where: all } : {}),
+    groupBy: currency && currency.field !== chart.groupBy ? [key, currency.field] : [key],
+    aggregates: field ? [{ fn: 'count' }, { fn: 'sum', field }] : [{ fn: 'count' }],
     // Days read left to right in time; categories largest first.
     orderBy: chart.perDay ? [{ field: key, direction: 'asc' }] : undefined,
     limit: chart.perDay ? 366 : 30,
@@ -112,28 +169,75 @@ export interface Bar {
   value: number;
 }
 
-/** The bars of a grouped answer: the group's key and its count or sum. */
-export function barsOf(answer: QueryAnswer, chart: ChartChoice): Bar[] {
+export interface Bars {
+  bars: Bar[];
+  /** Per day: records on days outside the span drawn, and the first and last such day. */
+  outside?: { records: number; from: Day; to: Day };
+}
+
+/**
+ * The days a per-day chart spans: the window the report was asked for, when the field's
+ * dates fall in it (a departure-date search charted by departure day); otherwise the
+ * field's own first to last day (a creation date, months before the asked window).
+ */
+export function daySpan(profile: FieldProfile | undefined, window: AskedWindow | undefined): [Day, Day] | undefined {
+  const min = parseDay(String(profile?.min ?? '').slice(0, 10));
+  const max = parseDay(String(profile?.max ?? '').slice(0, 10));
+  if (window && (!min || !max || (dayKey(min) <= dayKey(window.to) && dayKey(max) >= dayKey(window.from))))
+    return [window.from, window.to];
+  return min && max ? [min, max] : undefined;
+}
+
+/**
+ * The bars of a grouped answer: the group's key and its count or sum. Per day, one bar for
+ * every day of the span, days without records as zero, none outside it.
+ */
+export function barsOf(answer: QueryAnswer, chart: ChartChoice, span?: [Day, Day]): Bars {
   const key = chart.perDay ? `${chart.groupBy}:day` : chart.groupBy;
-  const measure = chart.measure === 'count' ? 'count' : `sum_${chart.measure}`;
-  return (answer.groups ?? []).map((g) => ({
-    label: g.key[key] === null || g.key[key] === undefined ? '(empty)' : String(g.key[key]),
-    value: Number(g[measure] ?? 0),
-  }));
+  const measure = chart.measure.field ? `sum_${chart.measure.field}` : 'count';
+  const groups = answer.groups ?? [];
+  const keyOf = (g: (typeof groups)[number]) =>
+    g.key[key] === null || g.key[key] === undefined ? '(empty)' : String(g.key[key]);
+  if (!chart.perDay || !span) return { bars: groups.map((g) => ({ label: keyOf(g), value: Number(g[measure] ?? 0) })) };
+  const days = daysBetween(span[0], span[1]);
+  const inSpan = new Set(days);
+  const byDay = new Map(groups.map((g) => [keyOf(g), Number(g[measure] ?? 0)]));
+  const bars = days.map((d) => ({ label: dayText(parseDay(d)!), value: byDay.get(d) ?? 0 }));
+  const outsideGroups = groups.filter((g) => !inSpan.has(keyOf(g)));
+  if (!outsideGroups.length) return { bars };
+  const outsideDays = outsideGroups.map(keyOf).sort();
+  return {
+    bars,
+    outside: {
+      records: outsideGroups.reduce((n, g) => n + g.count, 0),
+      from: parseDay(outsideDays[0]) ?? span[0],
+      to: parseDay(outsideDays[outsideDays.length - 1]) ?? span[1],
+    },
+  };
 }
 
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** A cell as a person reads it: numbers grouped, lists and objects as short JSON, long text cut. */
-export function cellText(value: unknown, max = 120): string {
+/**
+ * A cell as a person reads it: numbers grouped (identifiers never: "7107800"), dates in
+ * words in the record's local time, lists as a count of what they hold ("4 air segments":
+ * the rows open them as tables), objects as short "name value" text, long text cut.
+ */
+export function cellText(value: unknown, field = '', max = 120): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return NUMBER.format(value);
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'number') return isIdField(field) ? String(value) : formatNumber(value);
+  if (typeof value === 'boolean') return String(value);
+  let text: string;
+  if (typeof value === 'string') text = readableTimestamp(value) ?? value;
+  else if (Array.isArray(value)) {
+    if (!value.length) return '';
+    text = value.every((v) => v === null || typeof v !== 'object')
+      ? value.map((v) => cellText(v, field, max)).join(', ')
+      : countedItems(value.length, field);
+  } else
+    text = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== null && v !== undefined && v !== '')
+      .map(([k, v]) => `${k} ${cellText(v, k, max)}`)
+      .join(' · ');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-export function formatNumber(n: number): string {
-  return NUMBER.format(n);
 }
 
 /** One line per profiled field: what the summary says about it. */
@@ -142,21 +246,31 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
   for (const [field, f] of Object.entries(summary.fields)) {
     let text: string;
     if (f.kind === 'numeric') {
-      const range = `${formatNumber(Number(f.min))} – ${formatNumber(Number(f.max))}`;
+      const range = `${cellText(f.min, field)} – ${cellText(f.max, field)}`;
       if (typeof f.sum === 'number')
         text = `sum ${formatNumber(f.sum)}${f.currency ? ` ${f.currency.value}` : ''} (${range})`;
-      else if (f.sumByCurrency)
-        text = `sums ${f.sumByCurrency.sums.map((s) => `${formatNumber(s.sum)} ${s.currency}`).join(', ')} (${range})`;
-      else text = range;
-    } else if (f.kind === 'date') text = `${String(f.min).slice(0, 10)} → ${String(f.max).slice(0, 10)}`;
-    else if (f.unique) text = `${formatNumber(f.distinct ?? 0)} distinct, all different`;
+      else if (f.sumByCurrency) {
+        const by = f.sumByCurrency;
+        const more = by.currencies > by.sums.length ? `, … (${counted(by.currencies, 'currency', 'currencies')})` : '';
+        text = `sums ${by.sums.map((s) => `${formatNumber(s.sum)} ${s.currency}`).join(', ')}${more} (${range})`;
+      } else text = range;
+    } else if (f.kind === 'date') {
+      const [from, to] = [parseDay(String(f.min).slice(0, 10)), parseDay(String(f.max).slice(0, 10))];
+      text = from && to ? dayRangeText(from, to) : `${String(f.min)} – ${String(f.max)}`;
+    } else if (f.kind === 'list' && f.items) {
+      const holding = summary.recordCount - f.nulls;
+      text = `${countedItems(f.items.total, field)} in ${counted(holding, 'record')}`;
+      if (f.items.min !== f.items.max) text += ` (${f.items.min}–${f.items.max} each)`;
+    } else if (f.distinct === 1 && f.top?.length === 1) {
+      const value = cellText(f.top[0].value, field, 40);
+      text = summary.recordCount - f.nulls > 1 ? `${value} in all ${formatNumber(f.top[0].count)}` : value;
+    } else if (f.unique) text = `${formatNumber(f.distinct ?? 0)} distinct, all different`;
     else if (f.top?.length)
       text = `${formatNumber(f.distinct ?? 0)} distinct: ${f.top
         .slice(0, 3)
-        .map((t) => `${cellText(t.value, 40)} ${formatNumber(t.count)}`)
+        .map((t) => `${cellText(t.value, field, 40)} ${formatNumber(t.count)}`)
         .join(', ')}${(f.distinct ?? 0) > 3 ? ', …' : ''}`;
-    else if (f.kind === 'list' && f.items) text = `${formatNumber(f.items.total)} items in all`;
-    else if (f.sample !== undefined) text = `text, e.g. “${cellText(f.sample, 60)}”`;
+    else if (f.sample !== undefined) text = `text, e.g. “${cellText(f.sample, field, 60)}”`;
     else text = f.kind;
     if (f.nulls) text += ` · ${formatNumber(f.nulls)} empty`;
     out.push({ field, text });

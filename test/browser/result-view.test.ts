@@ -58,15 +58,40 @@ async function hostPage(): Promise<string> {
   return `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;width:100%;height:1400px}</style></head><body><script>${script}</script></body></html>`;
 }
 
-/** Text of every cell of the view's table, row by row. */
-function tableCells(): Promise<string[][]> {
-  return view.$$eval('#table tbody tr', (trs) =>
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '20261124' or '2026-11-24…' -> '24 Nov 2026', as the view writes a day. */
+function dayWords(value: string): string {
+  const [, y, m, d] = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(value)!;
+  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
+}
+
+/** The asked days in words, as the headline writes them: '1–31 Oct 2026', '24 Nov – 1 Dec 2026'. */
+function rangeWords(start: string, end: string): string {
+  const [a, b] = [dayWords(start).split(' '), dayWords(end).split(' ')];
+  if (a[2] !== b[2]) return `${a.join(' ')} – ${b.join(' ')}`;
+  if (a[1] !== b[1]) return `${a[0]} ${a[1]} – ${b.join(' ')}`;
+  return a[0] === b[0] ? b.join(' ') : `${a[0]}–${b.join(' ')}`;
+}
+
+/** Every day from start to end (YYYYMMDD), as ISO days. */
+function isoDays(start: string, end: string): string[] {
+  const iso = (v: string) => `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}`;
+  const out: string[] = [];
+  for (let t = Date.parse(iso(start)); t <= Date.parse(iso(end)); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
+/** Text of every cell of the view's table, record by record (opened rows' details left out). */
+function tableCells(frame: Frame = view): Promise<string[][]> {
+  return frame.$$eval('#table tbody tr.record', (trs) =>
     trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')),
   );
 }
 
-function tableHeader(): Promise<string[]> {
-  return view.$$eval('#table thead button.sort', (bs) => bs.map((b) => (b as HTMLElement).dataset.field ?? ''));
+function tableHeader(frame: Frame = view): Promise<string[]> {
+  return frame.$$eval('#table thead button.sort', (bs) => bs.map((b) => (b as HTMLElement).dataset.field ?? ''));
 }
 
 /** Waits until the page info reads the given text (the view answered the host's call). */
@@ -91,7 +116,11 @@ function screenshot(name: string): Promise<unknown> {
 }
 
 /** A host page in a new tab that loads the view and hands it a tool's input and result. */
-async function openView(toolInput: Rec, toolResult: CallToolResult): Promise<{ page: Page; frame: Frame }> {
+async function openView(
+  toolInput: Rec,
+  toolResult: CallToolResult,
+  ready = 'svg.bars g.bar',
+): Promise<{ page: Page; frame: Frame }> {
   const tab = await browser!.newPage();
   await tab.setViewport({ width: 900, height: 1400 });
   // Anything the page tries to fetch from the network is a failure: the view is self-contained.
@@ -108,7 +137,7 @@ async function openView(toolInput: Rec, toolResult: CallToolResult): Promise<{ p
     theme: 'light',
   });
   const frame = (await (await tab.waitForSelector('iframe#view'))!.contentFrame())!;
-  await frame.waitForSelector('svg.bars g.bar', { timeout: 20_000 });
+  await frame.waitForSelector(ready, { timeout: 20_000 });
   expect(requests).toEqual([]);
   return { page: tab, frame };
 }
@@ -188,29 +217,19 @@ describe('the result view of "open coupons per account", in chromium', () => {
     console.error(`result view HTML: ${Buffer.byteLength(viewHtml).toLocaleString('en-US')} bytes`);
   });
 
-  it('shows the headline: the report, what was asked, and that it is complete', async () => {
+  it('shows the headline: the report in words, the days asked in words, the rest asked, complete', async () => {
     const head = report.structuredContent as { fetchedRecords: number; query: Record<string, string> };
-    expect(await view.$eval('#headline h1', (e) => e.textContent)).toBe('ticket_coupons_by_status_code');
+    const { DateStart, DateEnd, ...rest } = head.query;
+    expect(await view.$eval('#headline h1', (e) => e.textContent)).toBe(
+      `Ticket coupons by status code, ${rangeWords(DateStart, DateEnd)}`,
+    );
     const status = await view.$eval('#headline .status', (e) => e.textContent);
     expect(status).toBe(`Complete: ${head.fetchedRecords} of ${head.fetchedRecords} records demo data`);
     const asked = await view.$eval('#headline .query', (e) => e.textContent);
-    expect(asked).toBe(
-      Object.entries(head.query)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' · '),
-    );
+    expect(asked).toBe('CouponCodeGroup OPEN · DateTracker E');
+    expect(Object.keys(rest)).toEqual(['CouponCodeGroup', 'DateTracker']);
     expect(await view.$eval('#summary dl', (e) => e.textContent)).toContain('Account');
     await screenshot('result-view-light');
-    // A small one for the README (docs/images/result-view.jpg is a copy of it).
-    await page.setViewport({ width: 720, height: 1400 });
-    await view.waitForFunction(() => Number(document.querySelector('svg.bars')?.getAttribute('width')) <= 720);
-    await page.screenshot({
-      path: join(ARTIFACTS, 'result-view-readme.jpg') as `${string}.jpeg`,
-      type: 'jpeg',
-      quality: 70,
-      clip: { x: 0, y: 0, width: 720, height: 980 },
-    });
-    await page.setViewport({ width: 900, height: 1400 });
   });
 
   it("draws one bar per account, equal to query_report's count per Account", async () => {
@@ -232,7 +251,7 @@ describe('the result view of "open coupons per account", in chromium', () => {
   });
 
   it('switches the chart to the sum of FOPFare per Account', async () => {
-    await view.select('#chart-measure', 'FOPFare');
+    await view.select('#chart-measure', 'sum:FOPFare');
     await view.waitForFunction(
       () => document.getElementById('chart-title')?.textContent === 'Sum of FOPFare per Account',
     );
@@ -256,6 +275,8 @@ describe('the result view of "open coupons per account", in chromium', () => {
     expect(columns).toContain('TktNumber');
     const ticket = columns.indexOf('TktNumber');
     const fare = columns.indexOf('FOPFare');
+    const serviceRef = columns.indexOf('ServiceRef');
+    const issued = columns.indexOf('VndIssueDt');
     const seen: string[] = [];
     for (let offset = 0; offset < matched; offset += PAGE_SIZE) {
       const last = Math.min(offset + PAGE_SIZE, matched);
@@ -265,11 +286,19 @@ describe('the result view of "open coupons per account", in chromium', () => {
       cells.forEach((cell, i) => {
         expect(cell[ticket]).toBe(String(rows![offset + i].TktNumber));
         expect(Number(cell[fare].replace(/,/g, ''))).toBe(Number(rows![offset + i].FOPFare));
+        // An identifier is never formatted as a quantity: "7105601", not "7,105,601".
+        expect(cell[serviceRef]).toBe(String(rows![offset + i].ServiceRef));
+        // A timestamp in words, in the record's own time: "26 Nov 2025 20:34".
+        const at = String(rows![offset + i].VndIssueDt);
+        expect(cell[issued]).toBe(
+          at.slice(11, 19) === '00:00:00' ? dayWords(at) : `${dayWords(at)} ${at.slice(11, 16)}`,
+        );
       });
       seen.push(...cells.map((c) => c[ticket]));
       if (last < matched) await view.click('#next');
     }
     expect(matched).toBeGreaterThan(PAGE_SIZE);
+    expect(typeof rows![0].ServiceRef).toBe('number');
     expect(seen).toEqual(rows!.map((r) => String(r.TktNumber)));
     expect(await view.$eval('#next', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
   });
@@ -374,6 +403,277 @@ describe('the result view of a grouped query_report answer', () => {
         path: join(ARTIFACTS, 'result-view-query-groups.png') as `${string}.png`,
         fullPage: true,
       });
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('the result view of an incomplete air segments result, charted per day', () => {
+  it('says how many of how many records it holds and what fetches the rest; the days span the asked window', async () => {
+    const args = { DateStart: 'today-1', DateEnd: 'today+6', maxRecords: 30, rowLimit: 5 };
+    const result = (await client.callTool({ name: 'air_segments_by_date', arguments: args })) as CallToolResult;
+    const head = result.structuredContent as {
+      resultId: string;
+      complete: boolean;
+      fetchedRecords: number;
+      totalRecords: number;
+      query: Record<string, string>;
+    };
+    expect(head.complete).toBe(false);
+    expect(head.fetchedRecords).toBe(30);
+    const opened = await openView(args, result);
+    try {
+      const frame = opened.frame;
+      const { DateStart, DateEnd } = head.query;
+      expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe(
+        `Air segments by date, ${rangeWords(DateStart, DateEnd)}`,
+      );
+      expect(await frame.$eval('#headline .status', (e) => e.textContent)).toBe(
+        `Incomplete: 30 of ${head.totalRecords} records. ` +
+          `Ask for continue_report to fetch the other ${head.totalRecords - 30}. demo data`,
+      );
+      expect(await frame.$('#headline .query')).toBeNull();
+
+      await frame.select('#chart-group', 'DepartureDate');
+      await frame.waitForFunction(
+        () => document.getElementById('chart-title')?.textContent === 'Records per day of DepartureDate',
+      );
+      await frame.waitForFunction(() => !document.body.classList.contains('busy'));
+      const r = (await client.callTool({
+        name: 'query_report',
+        arguments: { resultId: head.resultId, groupBy: ['DepartureDate:day'], aggregates: [{ fn: 'count' }] },
+      })) as CallToolResult;
+      const counts = new Map(
+        (r.structuredContent as { groups: Rec[] }).groups.map((g) => [
+          String((g.key as Rec)['DepartureDate:day']),
+          Number(g.count),
+        ]),
+      );
+      const days = isoDays(DateStart, DateEnd);
+      const bars = await frame.$$eval('svg.bars g.bar', (gs) =>
+        gs.map((g) => [g.querySelector('text.label')?.textContent, Number(g.getAttribute('data-value'))]),
+      );
+      // One bar per asked day, the first and last the window's own, days without records as 0.
+      expect(bars).toEqual(days.map((d) => [dayWords(d), counts.get(d) ?? 0]));
+      expect(bars[0][0]).toBe(dayWords(DateStart));
+      expect(bars[bars.length - 1][0]).toBe(dayWords(DateEnd));
+      expect(bars.reduce((n, b) => n + Number(b[1]), 0)).toBe(30);
+      expect(await frame.$eval('#chart-note', (e) => e.textContent)).toBe(`${days.length} days.`);
+      await opened.page.screenshot({
+        path: join(ARTIFACTS, 'result-view-per-day.png') as `${string}.png`,
+        fullPage: true,
+      });
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('the result view of a PNR: its segments as tables, not JSON', () => {
+  it('opens the one record and shows each segment list as a table, one row per segment', async () => {
+    const air = (await client.callTool({
+      name: 'air_segments_by_date',
+      arguments: { DateStart: 'today-1', DateEnd: 'today+6', rowLimit: 1 },
+    })) as CallToolResult;
+    const locator = String((air.structuredContent as { rows: Rec[] }).rows[0].RecordLocator);
+    const args = { RecordLocator: locator };
+    const result = (await client.callTool({ name: 'pnr_segments', arguments: args })) as CallToolResult;
+    const { resultId: pnrId } = result.structuredContent as { resultId: string };
+    const held = (await client.callTool({ name: 'query_report', arguments: { resultId: pnrId } })) as CallToolResult;
+    const record = (held.structuredContent as { rows: Rec[] }).rows[0] as {
+      Segments: Record<string, Rec[]>;
+    };
+    const airSegments = record.Segments.AirSegments;
+    expect(airSegments.length).toBeGreaterThan(1);
+    const opened = await openView(args, result, 'tr.detail:not([hidden]) table.sub-table');
+    try {
+      const frame = opened.frame;
+      expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe('PNR segments');
+      expect(await frame.$eval('#headline .query', (e) => e.textContent)).toBe(`RecordLocator ${locator}`);
+      // The list's profile counts what it holds, in words and plurals.
+      const summary = await frame.$$eval('#summary dt', (dts) =>
+        dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+      );
+      expect(summary).toContainEqual(['Segments.AirSegments', `${airSegments.length} air segments in 1 record`]);
+      expect(summary).toContainEqual(['Summary.AirlineReferences', '1 airline reference in 1 record']);
+      expect(summary).toContainEqual(['Summary.RecordLocator', locator]);
+      expect(JSON.stringify(summary)).not.toContain('items in all');
+      // The record's row: its lists as counts that open it, never JSON.
+      const columns = await tableHeader(frame);
+      const cells = (await tableCells(frame))[0];
+      expect(cells[columns.indexOf('Summary.RecordLocator')]).toBe(locator);
+      expect(cells[columns.indexOf('Segments.AirSegments')]).toBe(`${airSegments.length} air segments`);
+      expect(cells.join(' ')).not.toContain('{');
+      // The air segments' table: one row per segment, its fields as columns.
+      const sub = await frame.$eval('section.sub[data-field="Segments.AirSegments"]', (s) => ({
+        title: s.querySelector('h3')?.textContent,
+        header: Array.from(s.querySelectorAll('thead th'), (th) => th.textContent),
+        rows: Array.from(s.querySelectorAll('table.sub-table > tbody > tr'), (tr) =>
+          Array.from(tr.querySelectorAll('td'), (td) => td.textContent),
+        ),
+      }));
+      expect(sub.title).toBe(`Segments.AirSegments: ${airSegments.length} air segments`);
+      expect(sub.header).toEqual([...new Set(airSegments.flatMap((s) => Object.keys(s)))]);
+      expect(sub.rows).toHaveLength(airSegments.length);
+      const col = (name: string) => sub.header.indexOf(name);
+      sub.rows.forEach((row, i) => {
+        const seg = airSegments[i] as Rec & { SeatingData: Array<{ SeatLocation: string; SeatStatusCode: string }> };
+        expect(row[col('AirSegmentNbr')]).toBe(String(seg.AirSegmentNbr));
+        expect(row[col('CarrierCode')]).toBe(seg.CarrierCode);
+        expect(row[col('FlightNbr')]).toBe(seg.FlightNbr);
+        expect(row[col('BoardPoint')]).toBe(seg.BoardPoint);
+        expect(row[col('OffPoint')]).toBe(seg.OffPoint);
+        expect(row[col('DepartureDate')]).toBe(dayWords(String(seg.DepartureDate)));
+        expect(row[col('DepartureTime')]).toBe(seg.DepartureTime);
+        // A list inside a segment (its seats) as its values, not JSON.
+        expect(row[col('SeatingData')]).toBe(
+          seg.SeatingData.map((x) => `${x.SeatLocation} ${x.SeatStatusCode}`).join(', '),
+        );
+      });
+      // Every other non-empty segment list has its table too, with as many rows.
+      for (const [list, items] of Object.entries(record.Segments)) {
+        const rows = await frame.$$eval(
+          `section.sub[data-field="Segments.${list}"] table.sub-table > tbody > tr`,
+          (trs) => trs.length,
+        );
+        expect(rows, list).toBe(items.length);
+      }
+      // Closing and reopening the row.
+      await frame.click('td button.open');
+      expect(await frame.$eval('tr.detail', (tr) => (tr as HTMLElement).hidden)).toBe(true);
+      await frame.click('td button.open');
+      expect(await frame.$eval('tr.detail', (tr) => (tr as HTMLElement).hidden)).toBe(false);
+
+      await opened.page.screenshot({
+        path: join(ARTIFACTS, 'result-view-pnr.png') as `${string}.png`,
+        fullPage: true,
+      });
+      // The README's picture (docs/images/result-view.jpg is a copy of it): a nested record.
+      await opened.page.setViewport({ width: 720, height: 1400 });
+      await frame.waitForFunction(() => document.documentElement.clientWidth <= 720);
+      await opened.page.screenshot({
+        path: join(ARTIFACTS, 'result-view-readme.jpg') as `${string}.jpeg`,
+        type: 'jpeg',
+        quality: 70,
+        clip: { x: 0, y: 0, width: 720, height: 900 },
+      });
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('the result view of a booking: passengers and itinerary as tables, the formatted itinerary whole', () => {
+  it('opens the booking and shows its lists as tables and its long text uncut', async () => {
+    const air = (await client.callTool({
+      name: 'air_segments_by_date',
+      arguments: { DateStart: 'today-1', DateEnd: 'today+6', rowLimit: 1 },
+    })) as CallToolResult;
+    const locator = String((air.structuredContent as { rows: Rec[] }).rows[0].RecordLocator);
+    const args = { RecordLocator: locator };
+    const result = (await client.callTool({ name: 'booking_details', arguments: args })) as CallToolResult;
+    const { resultId: bookingId } = result.structuredContent as { resultId: string };
+    const held = (await client.callTool({
+      name: 'query_report',
+      arguments: { resultId: bookingId },
+    })) as CallToolResult;
+    const booking = (held.structuredContent as { rows: Rec[] }).rows[0] as {
+      ServiceRef: number;
+      Passengers: Array<Rec & { LastName: string; FirstName: string }>;
+      Itinerary: Array<Rec & { BoardPoint?: string; OffPoint?: string }>;
+      ItineraryFormatted: string;
+    };
+    expect(typeof booking.ServiceRef).toBe('number');
+    expect(booking.ItineraryFormatted.length).toBeGreaterThan(120);
+    const opened = await openView(args, result, 'tr.detail:not([hidden]) table.sub-table');
+    try {
+      const frame = opened.frame;
+      expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe('Booking details');
+      // One booking: no chart of one bar.
+      expect(await frame.$eval('#chart-section', (e) => (e as HTMLElement).hidden)).toBe(true);
+      const columns = await tableHeader(frame);
+      const cells = (await tableCells(frame))[0];
+      expect(cells[columns.indexOf('ServiceRef')]).toBe(String(booking.ServiceRef));
+      expect(cells[columns.indexOf('Passengers')]).toBe(
+        `${booking.Passengers.length} passenger${booking.Passengers.length === 1 ? '' : 's'}`,
+      );
+      expect(cells[columns.indexOf('Itinerary')]).toBe(`${booking.Itinerary.length} itinerary items`);
+      const sub = (field: string) =>
+        frame.$eval(`section.sub[data-field="${field}"]`, (s) => ({
+          header: Array.from(s.querySelectorAll('thead th'), (th) => th.textContent ?? ''),
+          rows: Array.from(s.querySelectorAll('table.sub-table > tbody > tr'), (tr) =>
+            Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? ''),
+          ),
+          text: s.querySelector('pre')?.textContent,
+        }));
+      const passengers = await sub('Passengers');
+      expect(
+        passengers.rows.map((r) => [
+          r[passengers.header.indexOf('LastName')],
+          r[passengers.header.indexOf('FirstName')],
+        ]),
+      ).toEqual(booking.Passengers.map((p) => [p.LastName, p.FirstName]));
+      const itinerary = await sub('Itinerary');
+      expect(
+        itinerary.rows.map((r) => [r[itinerary.header.indexOf('BoardPoint')], r[itinerary.header.indexOf('OffPoint')]]),
+      ).toEqual(booking.Itinerary.map((i) => [i.BoardPoint ?? '', i.OffPoint ?? '']));
+      // The formatted itinerary, cut in its cell, is whole once the row is open.
+      expect((await sub('ItineraryFormatted')).text).toBe(booking.ItineraryFormatted);
+      await opened.page.screenshot({
+        path: join(ARTIFACTS, 'result-view-booking.png') as `${string}.png`,
+        fullPage: true,
+      });
+    } finally {
+      await opened.page.close();
+    }
+  });
+});
+
+describe('the result view of hotel stays in many currencies', () => {
+  it("sums an amount per currency only: the chart of RateAmount in USD per Account is query_report's", async () => {
+    const args = { DateStart: 'today-55', DateEnd: 'today-25', rowLimit: 5 };
+    const result = (await client.callTool({ name: 'hotel_segments', arguments: args })) as CallToolResult;
+    const head = result.structuredContent as {
+      resultId: string;
+      query: Record<string, string>;
+      summary: { fields: Record<string, { sumByCurrency?: { field: string; sums: Array<{ currency: string }> } }> };
+    };
+    const byCurrency = head.summary.fields.RateAmount.sumByCurrency!;
+    expect(byCurrency.field).toBe('CurrencyCode');
+    expect(byCurrency.sums.map((s) => s.currency)).toContain('USD');
+    const opened = await openView(args, result);
+    try {
+      const frame = opened.frame;
+      expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe(
+        `Hotel segments, ${rangeWords(head.query.DateStart, head.query.DateEnd)}`,
+      );
+      // One measure per currency, never one sum across them.
+      const measures = await frame.$$eval('#chart-measure option', (os) =>
+        os.map((o) => (o as HTMLOptionElement).value).filter((v) => v.startsWith('sum:RateAmount')),
+      );
+      expect(measures).toEqual(byCurrency.sums.map((s) => `sum:RateAmount:${s.currency}`));
+      await frame.select('#chart-measure', 'sum:RateAmount:USD');
+      await frame.waitForFunction(
+        () => document.getElementById('chart-title')?.textContent === 'Sum of RateAmount in USD per Account',
+      );
+      await frame.waitForFunction(() => !document.body.classList.contains('busy'));
+      const r = (await client.callTool({
+        name: 'query_report',
+        arguments: {
+          resultId: head.resultId,
+          where: [{ field: 'CurrencyCode', op: 'eq', value: 'USD' }],
+          groupBy: ['Account'],
+          aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'RateAmount' }],
+          limit: 30,
+        },
+      })) as CallToolResult;
+      const groups = (r.structuredContent as { groups: Rec[] }).groups;
+      const bars = await frame.$$eval('svg.bars g.bar', (gs) =>
+        gs.map((g) => [g.getAttribute('data-label'), Number(g.getAttribute('data-value'))]),
+      );
+      expect(bars).toEqual(groups.map((g) => [String((g.key as Rec).Account), g.sum_RateAmount]));
+      expect(bars.length).toBeGreaterThan(1);
     } finally {
       await opened.page.close();
     }
