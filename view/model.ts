@@ -116,7 +116,7 @@ export function measuresOf(summary: Summary | undefined): Measure[] {
   for (const [field, f] of Object.entries(summary?.fields ?? {})) {
     if (f.kind !== 'numeric') continue;
     if (typeof f.sum === 'number') {
-      const currency = f.currency ? ` in ${f.currency.value}` : '';
+      const currency = f.currency ? ` in ${f.currency.value}` : f.currencyNote ? ` (${f.currencyNote})` : '';
       out.push({ id: `sum:${field}`, label: `Sum of ${field}${currency}`, field, currency: f.currency });
     } else if (f.sumByCurrency) {
       const by = f.sumByCurrency;
@@ -247,13 +247,20 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
     let text: string;
     if (f.kind === 'numeric') {
       const range = `${cellText(f.min, field)} – ${cellText(f.max, field)}`;
+      const note = f.currencyNote ? `, ${f.currencyNote}` : '';
       if (typeof f.sum === 'number')
-        text = `sum ${formatNumber(f.sum)}${f.currency ? ` ${f.currency.value}` : ''} (${range})`;
+        text = `sum ${formatNumber(f.sum)}${f.currency ? ` ${f.currency.value}` : ''} (${range}${note})`;
       else if (f.sumByCurrency) {
+        // Never one range across currencies: each currency's own.
         const by = f.sumByCurrency;
         const more = by.currencies > by.sums.length ? `, … (${counted(by.currencies, 'currency', 'currencies')})` : '';
-        text = `sums ${by.sums.map((s) => `${formatNumber(s.sum)} ${s.currency}`).join(', ')}${more} (${range})`;
-      } else text = range;
+        const each = by.sums.map(
+          (s) =>
+            `${formatNumber(s.sum)} ${s.currency}` +
+            (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
+        );
+        text = `sums ${each.join(', ')}${more}`;
+      } else text = `${range}${note ? ` (${f.currencyNote})` : ''}`;
     } else if (f.kind === 'date') {
       const [from, to] = [parseDay(String(f.min).slice(0, 10)), parseDay(String(f.max).slice(0, 10))];
       text = from && to ? dayRangeText(from, to) : `${String(f.min)} – ${String(f.max)}`;

@@ -73,14 +73,12 @@ describe('the view writes cells and lists', () => {
           kind: 'numeric',
           nulls: 0,
           distinct: 3,
-          min: 100,
-          max: 2000,
           sumByCurrency: {
             field: 'CurrencyCode',
             currencies: 12,
             sums: [
-              { currency: 'EUR', sum: 2100, count: 2 },
-              { currency: 'JPY', sum: 1000, count: 1 },
+              { currency: 'EUR', sum: 2100, count: 2, min: 100, max: 2000 },
+              { currency: 'JPY', sum: 1000, count: 1, min: 1000, max: 1000 },
             ],
           },
         },
@@ -93,7 +91,8 @@ describe('the view writes cells and lists', () => {
       { field: 'Segments.AirSegments', text: '6 air segments in 3 records (1–3 each)' },
       { field: 'Passengers', text: '1 passenger in 1 record · 2 empty' },
       { field: 'ServiceRef', text: '7107800 – 7109321' },
-      { field: 'RateAmount', text: 'sums 2,100 EUR, 1,000 JPY, … (12 currencies) (100 – 2,000)' },
+      // Each currency its own range: never one min or max across currencies.
+      { field: 'RateAmount', text: 'sums 2,100 EUR (100 – 2,000), 1,000 JPY (1,000 – 1,000), … (12 currencies)' },
       { field: 'DepartureDate', text: '24 Nov – 1 Dec 2026' },
       { field: 'Account', text: 'STARK in all 3' },
       { field: 'Remark', text: 'VIP · 2 empty' },
