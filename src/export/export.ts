@@ -3,8 +3,9 @@
  * query_report reads it), in the columns asked for, written as CSV or XLSX into the export
  * folder under a name from the report (or the caller's name) and the day.
  */
-import { invalidInput } from '../errors.js';
-import { matchRecords } from '../results/query.js';
+import { invalidInput, quote } from '../errors.js';
+import { compilePath } from '../results/paths.js';
+import { fieldResolver, matchRecords, rowsOf } from '../results/query.js';
 import type { WhereClause } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
 import { writeCsv } from './csv-file.js';
@@ -19,6 +20,8 @@ export interface ExportRequest {
   format: ExportFormat;
   where?: WhereClause[];
   fields?: string[];
+  /** A list field: one row per item, as query_report's unnest. */
+  unnest?: string;
   /** File name stem instead of the report's name. */
   name?: string;
 }
@@ -45,8 +48,10 @@ export async function exportResult(
 ): Promise<ExportOutcome> {
   // Every input is checked before anything touches the disk.
   const stem = checkStem(req.name ?? stored.report, req.name === undefined ? 'report' : 'name');
-  const matched = matchRecords(stored.records, req.where);
-  const table = exportTable(stored.records, req.fields);
+  const { rows } = rowsOf(stored.records, req.unnest);
+  const matched = matchRecords(rows, req.where);
+  if (!matched.length) throw nothingToExport(rows, req);
+  const table = exportTable(rows, req.fields);
   if (req.format === 'xlsx' && matched.length + 1 > XLSX_MAX_ROWS)
     throw invalidInput(
       'format',
@@ -60,4 +65,46 @@ export async function exportResult(
     (tmp) => (req.format === 'csv' ? writeCsv(tmp, table, matched) : writeXlsx(tmp, table, matched, stored.report)),
   );
   return { ...placed, format: req.format, rows: matched.length, columns: table.columns };
+}
+
+/** Most distinct values of a field listed when a filter on it matched nothing. */
+const FEW_VALUES = 20;
+
+/**
+ * No file for no rows: the refusal names the filter that matched nothing on its own (a typo
+ * in a value, usually) and, when the field has few values, the values it does have.
+ */
+function nothingToExport(rows: readonly Record<string, unknown>[], req: ExportRequest) {
+  if (!rows.length) {
+    return invalidInput(
+      req.unnest ? 'unnest' : 'resultId',
+      req.unnest ?? 'this result',
+      'holds no records, so there is nothing to export: no file was written',
+    );
+  }
+  const where = req.where ?? [];
+  const field = fieldResolver(rows);
+  const alone = where.findIndex((w) => matchRecords(rows, [w]).length === 0);
+  const i = alone >= 0 ? alone : where.length - 1;
+  const w = where[i];
+  const get = compilePath(field(w.field, `where[${i}].field`));
+  const values = new Set<string>();
+  for (const r of rows) {
+    const v = get(r);
+    for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null && x !== '') values.add(String(x));
+    if (values.size > FEW_VALUES) break;
+  }
+  const known =
+    values.size && values.size <= FEW_VALUES
+      ? ` ${w.field} holds: ${[...values]
+          .sort()
+          .map((v) => quote(v, 40))
+          .join(', ')}.`
+      : '';
+  return invalidInput(
+    `where[${i}]`,
+    `${w.field} ${w.op} ${JSON.stringify(w.value)}`,
+    `${alone >= 0 ? 'matches' : 'together with the other filters matches'} none of the ${rows.length.toLocaleString('en-US')} ` +
+      `records, so no file was written.${known}`,
+  );
 }

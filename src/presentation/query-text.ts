@@ -6,7 +6,7 @@ import type { QueryOutput } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import { summarize } from '../results/summarize.js';
 import { truncate } from '../results/values.js';
-import { defaultColumns } from './columns.js';
+import { defaultColumns, reportColumns } from './columns.js';
 import { fit, makeTable, n, type Table, TEXT_CHAR_LIMIT } from './text-fit.js';
 
 export interface QueryRenderContext {
@@ -58,8 +58,19 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
     );
   } else {
     const rows = output.rows ?? [];
-    columns = args.fields?.length && rows.length ? Object.keys(rows[0]) : defaultColumns(summarize(rows));
-    table = makeTable(columns, rows, args.fields?.length ? 80 : 40);
+    const explicit = !!args.fields?.length && rows.length > 0;
+    // Whole records: the report's own columns (those of its list items when unnested).
+    const profile = explicit ? undefined : summarize(rows);
+    columns = explicit
+      ? Object.keys(rows[0])
+      : context.report && !args.unnest
+        ? reportColumns(profile!, context.report)
+        : defaultColumns(profile!);
+    // A field the caller names is shown whole, up to what the text can hold; free text wider.
+    const widths = explicit
+      ? columns.map(() => Math.max(40, Math.floor((TEXT_CHAR_LIMIT - 4_000) / columns.length)))
+      : columns.map((c) => (profile!.fields[c]?.kind === 'text' ? 160 : 40));
+    table = makeTable(columns, rows, widths);
     total = output.matched;
     unit = 'rows';
     head.push(

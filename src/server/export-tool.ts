@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { invalidInput, ReportsError } from '../errors.js';
-import { whereSchema } from '../results/query-schema.js';
+import { coverageOf, incompleteLine } from '../results/coverage.js';
+import { queryArgsShape, whereSchema } from '../results/query-schema.js';
 import { formatNumber } from '../results/values.js';
 import { guard } from './boundary.js';
 import type { Runtime } from './runtime.js';
@@ -41,6 +42,7 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
           format: z.enum(['csv', 'xlsx']).describe('csv: UTF-8 with BOM; xlsx: typed cells, frozen filtered header'),
           where: z.array(whereSchema).optional().describe('Filters as in query_report; all must hold'),
           fields: z.array(z.string().min(1)).optional().describe('Columns (dot paths allowed); default every field'),
+          unnest: queryArgsShape.unnest,
           name: z.string().optional().describe('File name stem instead of the report name; the date is appended'),
         })
         .strict(),
@@ -77,10 +79,8 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         timeZone: rt.config.timeZone,
       });
       const notes: string[] = [];
-      if (!stored.complete)
-        notes.push(
-          `The result is incomplete (${stored.records.length} of ${stored.totalRecords ?? 'an unknown number of'} records held): the file holds only what was fetched. ${stored.notes.join(' ')}`.trim(),
-        );
+      const incomplete = incompleteLine(coverageOf(stored));
+      if (incomplete) notes.push(`${incomplete} The file holds only what was fetched.`);
       if (out.format === 'xlsx')
         notes.push(
           'Dates are written as the time each record states, in its own UTC offset (spreadsheets keep no zone).',

@@ -1,6 +1,7 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
+import { coverageOf, incompleteLine } from '../results/coverage.js';
 import type { OwnedResults } from '../results/held-results.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
@@ -37,6 +38,9 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
     async (uri) => {
       const { id, csv, page } = parseResultUri(uri.href);
       const stored = await store.get(id);
+      // Every page says whether the result is complete, and when not, how much it covers.
+      const incomplete = incompleteLine(coverageOf(stored));
+      const coverage = { complete: stored.complete, ...(incomplete ? { incomplete } : {}) };
       if (csv) {
         const [{ csvPages }, { recordsToCsv }] = await Promise.all([
           import('../results/pages.js'),
@@ -50,7 +54,12 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
               uri: uri.href,
               mimeType: 'text/csv',
               text: recordsToCsv(pages[n - 1], columns),
-              _meta: { page: n, pages: pages.length, next: n < pages.length ? pageUri(id, n + 1, true) : null },
+              _meta: {
+                page: n,
+                pages: pages.length,
+                next: n < pages.length ? pageUri(id, n + 1, true) : null,
+                ...coverage,
+              },
             },
           ],
         };
@@ -65,6 +74,7 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
         pages: pages.length,
         next: n < pages.length ? pageUri(id, n + 1) : null,
         csv: pageUri(id, 1, true),
+        ...coverage,
       };
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
     },

@@ -1,0 +1,305 @@
+/**
+ * The answers a consultant reads (issue: money per currency, nested records readable, each
+ * report's point first, incomplete stays visible, small things), through a real SDK client
+ * against the sandbox. Expected figures are computed here from the sandbox's own records
+ * (the dataset, or every record read back through the result's resource pages), never from
+ * the answer under test.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords, readPage } from '../helpers/resources.js';
+
+type Rec = Record<string, unknown>;
+interface Head {
+  resultId: string;
+  resourceUri: string;
+  complete: boolean;
+  totalRecords: number | null;
+  fetchedRecords: number;
+  summary: { fields: Record<string, Record<string, unknown>> };
+  rows: Rec[];
+}
+interface Query {
+  resultId: string;
+  complete: boolean;
+  matched: number;
+  groups?: Array<Rec & { key: Rec; count: number }>;
+  rows?: Rec[];
+  notes?: string[];
+}
+
+const cents = (v: unknown) => Math.round(Number(v) * 100);
+
+let s: InProcess;
+let exportDir: string;
+beforeAll(async () => {
+  exportDir = mkdtempSync(join(tmpdir(), 'answers-export-'));
+  s = await startInProcess({ env: { REPORTS_EXPORT_DIR: exportDir } });
+});
+afterAll(async () => {
+  await s?.close();
+  rmSync(exportDir, { recursive: true, force: true });
+});
+
+async function report(tool: string, args: Rec): Promise<{ head: Head; text: string; records: Rec[] }> {
+  const r = await s.call(tool, args);
+  expect(r.isError, textOf(r)).toBeFalsy();
+  const head = r.structuredContent as unknown as Head;
+  return { head, text: textOf(r), records: await readAllRecords(s.client, head.resourceUri) };
+}
+
+async function query(args: Rec): Promise<{ out: Query; text: string }> {
+  const r = await s.call('query_report', args);
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return { out: r.structuredContent as unknown as Query, text: textOf(r) };
+}
+
+/** Sums of `amount` in cents per key of `keyOf`, from the records themselves. */
+function centsBy(records: Rec[], keyOf: (r: Rec) => string, amount: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of records) {
+    if (r[amount] === undefined || r[amount] === null || r[amount] === '') continue;
+    out.set(keyOf(r), (out.get(keyOf(r)) ?? 0) + cents(r[amount]));
+  }
+  return out;
+}
+
+describe('money is never added across currencies', () => {
+  it('query_report sum of CreditValue per Account is given per Account and CreditCurrency, exactly', async () => {
+    const { head, records } = await report('ticket_coupons_by_status_code', {
+      DateStart: '20260101',
+      DateEnd: '20261231',
+      CouponCodeGroup: 'OPEN',
+      DateTracker: 'E',
+    });
+    const expected = centsBy(records, (r) => `${r.Account}|${r.CreditCurrency}`, 'CreditValue');
+    // The data really mixes currencies within an account: a plain sum per Account would be wrong.
+    const accounts = new Set([...expected.keys()].map((k) => k.split('|')[0]));
+    expect(expected.size).toBeGreaterThan(accounts.size);
+
+    const { out, text } = await query({
+      resultId: head.resultId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'sum', field: 'CreditValue' }],
+      limit: 1000,
+    });
+    const got = new Map(out.groups!.map((g) => [`${g.key.Account}|${g.key.CreditCurrency}`, cents(g.sum_CreditValue)]));
+    expect(got).toEqual(expected);
+    expect(out.notes).toContain(
+      'sum_CreditValue is given per CreditCurrency: CreditCurrency joined the group key, since amounts in different ' +
+        'currencies are never added or compared.',
+    );
+    expect(text).toContain('groups by Account, CreditCurrency');
+  });
+
+  it('the summary of hotel stays sums RateAmount per CurrencyCode, with no sum, min or max across them', async () => {
+    const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const expected = centsBy(records, (r) => String(r.CurrencyCode), 'RateAmount');
+    expect(expected.size).toBeGreaterThan(1);
+    const rate = head.summary.fields.RateAmount as {
+      sum?: number;
+      min?: number;
+      sumByCurrency: { field: string; currencies: number; sums: Array<{ currency: string; sum: number }> };
+    };
+    expect(rate.sum).toBeUndefined();
+    expect(rate.min).toBeUndefined();
+    expect(rate.sumByCurrency.field).toBe('CurrencyCode');
+    expect(rate.sumByCurrency.currencies).toBe(expected.size);
+    for (const { currency, sum } of rate.sumByCurrency.sums) expect(cents(sum)).toBe(expected.get(currency));
+    expect(text).toMatch(/^- RateAmount: sum per CurrencyCode \(never added across currencies\): [A-Z]{3} [\d,.]+, /m);
+  });
+
+  it('FOPFare of coupons states no currency: its totals carry the words, in the summary and in query_report', async () => {
+    const { head, records, text } = await report('ticket_coupons_by_status_code', {
+      DateStart: '20260101',
+      DateEnd: '20261231',
+      CouponCodeGroup: 'USED',
+      DateTracker: 'T',
+    });
+    const fare = head.summary.fields.FOPFare as { sum: number; currencyNote: string };
+    expect(cents(fare.sum)).toBe([...centsBy(records, () => 'all', 'FOPFare').values()][0]);
+    expect(fare.currencyNote).toBe('currency not stated by the service');
+    expect(text).toMatch(/^- FOPFare: sum [\d,.]+; [\d,.]+ to [\d,.]+ \(currency not stated by the service\)$/m);
+    const { out } = await query({ resultId: head.resultId, aggregates: [{ fn: 'max', field: 'FOPFare' }] });
+    expect(out.groups![0].currency_FOPFare).toBe('currency not stated by the service');
+    expect(out.groups![0].max_FOPFare).toBe(Math.max(...records.map((r) => Number(r.FOPFare))));
+  });
+});
+
+describe('nested records are readable in the text', () => {
+  it("a PNR's itinerary: one line per air segment with its carrier, flight and route", async () => {
+    const ds = s.rt.sandbox!.dataset;
+    const booking = [...ds.bookings].sort((a, b) => b.air.length - a.air.length)[0];
+    const { text } = await report('pnr_segments', { RecordLocator: booking.recordLocator });
+    expect(text).not.toMatch(/\[\d+ items?\]/);
+    expect(text).toContain(`  ↳ Segments.AirSegments of ${booking.recordLocator}: ${booking.air.length} items`);
+    const lines = text.split('\n').filter((l) => l.startsWith('  | '));
+    for (const seg of booking.air) {
+      const line = lines.find(
+        (l) =>
+          l.includes(`| ${seg.carrier.code} |`) &&
+          l.includes(`| ${seg.flightNbr} |`) &&
+          l.startsWith(`  | ${seg.airNbr} |`),
+      );
+      expect(line, `segment ${seg.airNbr}`).toBeDefined();
+      expect(line).toContain(`| ${seg.from.code} | ${seg.to.code} |`);
+    }
+  });
+
+  it('a field named in fields is shown whole, not cut at a cell width', async () => {
+    const ds = s.rt.sandbox!.dataset;
+    const booking = [...ds.bookings].sort((a, b) => b.segments.length - a.segments.length)[0];
+    const { records, text, head } = await report('booking_details', {
+      RecordLocator: booking.recordLocator,
+      LoadOptions: 'Itinerary',
+      fields: ['RecordLocator', 'ItineraryFormatted'],
+    });
+    const whole = String(records[0].ItineraryFormatted).replace(/\s+/g, ' ');
+    expect(whole.length).toBeGreaterThan(200);
+    expect(text).toContain(whole.trim());
+    const q = await query({ resultId: head.resultId, fields: ['ItineraryFormatted'] });
+    expect(q.text).toContain(whole.trim());
+  });
+});
+
+describe('incomplete stays visible in every answer derived from the result', () => {
+  it('query_report, export_report and resource pages say how many of how many records, and what completes it', async () => {
+    const { head } = await report('air_segments_by_date', {
+      DateStart: '20261101',
+      DateEnd: '20261130',
+      maxRecords: 50,
+    });
+    expect(head.complete).toBe(false);
+    const total = head.totalRecords!;
+    expect(total).toBeGreaterThan(50);
+    const line =
+      `INCOMPLETE: this covers 50 of ${total.toLocaleString('en-US')} records of the report; ` +
+      `continue_report {"resultId":"${head.resultId}"} fetches the ${(total - 50).toLocaleString('en-US')} missing.`;
+    const { out, text } = await query({ resultId: head.resultId, groupBy: ['Account'] });
+    expect(out.complete).toBe(false);
+    expect(out.notes).toContain(line);
+    expect(text.split('\n')).toContain(`Note: ${line}`);
+
+    const page = (await readPage(s.client, head.resourceUri)) as unknown as { complete: boolean; incomplete: string };
+    expect(page.complete).toBe(false);
+    expect(page.incomplete).toBe(line);
+
+    const exported = await s.call('export_report', { resultId: head.resultId, format: 'csv' });
+    const ex = exported.structuredContent as { complete: boolean; notes: string[] };
+    expect(ex.complete).toBe(false);
+    expect(ex.notes[0]).toBe(`${line} The file holds only what was fetched.`);
+  });
+});
+
+describe("each report's point first", () => {
+  it('failed submissions list the locator, time, message, event, account and raw response', async () => {
+    const { text, head } = await report('check_failed_submissions', {
+      LogDateStart: '20260801',
+      LogDateEnd: '20261115',
+    });
+    expect(text).toContain('rows (columns: RecordLocator, LogDateTime, LogMessage, EventType, Account, RawResponse):');
+    expect(Object.keys(head.rows[0]).slice(0, 3)).toEqual(['LogCheckId', 'RecordLocator', 'PNRCreationDate']);
+    // The summary leads with what went wrong; identifiers come last.
+    const order = Object.keys(head.summary.fields);
+    expect(order.slice(0, 3)).toEqual(['EventType', 'Account', 'LogMessage']);
+    expect(order.indexOf('ServiceRef')).toBeGreaterThan(order.indexOf('OwningConsultant'));
+    expect(text).not.toContain('"op":"eq","value"');
+    expect(text).toContain(
+      `Next, failures per event type and message: query_report {"resultId":"${head.resultId}","groupBy":["EventType","LogMessage"]}`,
+    );
+  });
+
+  it('hotel stays show traveller, account, property, city, arrival, nights and rate with its currency', async () => {
+    const { text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    expect(text).toContain(
+      '| Passenger | Account | PropertyName | CityName | ArrivalDate | NbrNights | RateAmount | CurrencyCode | StatusCode | RecordLocator |',
+    );
+  });
+});
+
+describe('small things', () => {
+  it('a lookup that finds nothing says so in words, without a Next line', async () => {
+    const r = await s.call('pnr_segments', { RecordLocator: 'ABC123' });
+    expect(textOf(r)).toBe(
+      'No booking ABC123 found at the service (demo data): pnr_segments by RecordLocator. ' +
+        'Check the value, or search by another field.',
+    );
+  });
+
+  it('an export whose filter matches nothing writes no file and names the filter and the values there are', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107' });
+    const before = readdirSync(exportDir).length;
+    const r = await s.call('export_report', {
+      resultId: head.resultId,
+      format: 'xlsx',
+      where: [{ field: 'Account', op: 'eq', value: 'ACMEE' }],
+    });
+    expect(r.isError).toBe(true);
+    const accounts = [...new Set(records.map((x) => String(x.Account)))].sort();
+    expect(accounts.length).toBeLessThanOrEqual(20);
+    expect(textOf(r)).toContain(
+      `where[0]: 'Account eq "ACMEE"' matches none of the ${records.length.toLocaleString('en-US')} records, so no file was written. ` +
+        `Account holds: ${accounts.map((a) => `'${a}'`).join(', ')}.`,
+    );
+    expect(readdirSync(exportDir).length).toBe(before);
+  });
+
+  it('a value cut in a text table carries its length', async () => {
+    const ds = s.rt.sandbox!.dataset;
+    const booking = [...ds.bookings].sort((a, b) => b.air.length - a.air.length)[0];
+    const { text } = await report('pnr_segments', { RecordLocator: booking.recordLocator });
+    // A ticket's coupons, too long for their cell.
+    expect(text).toMatch(/…\[cut: [\d,]+ characters\] \|/);
+    expect(text).not.toMatch(/[^\]]… \|/);
+  });
+});
+
+describe('unnest: one row per list item', () => {
+  it('air segments of all bookings travelling this week, per carrier, exactly', async () => {
+    const { head, records } = await report('passenger_locations_by_routing', {
+      DateStart: '20261116',
+      DateEnd: '20261122',
+      ToRegionCode: 'EUR',
+    });
+    const expected = new Map<string, number>();
+    for (const r of records) {
+      for (const seg of (r.Itinerary as Rec[] | undefined) ?? []) {
+        if (seg.SegmentType !== 'AIR') continue;
+        expected.set(String(seg.OperatorCode), (expected.get(String(seg.OperatorCode)) ?? 0) + 1);
+      }
+    }
+    expect(expected.size).toBeGreaterThan(1);
+    const { out, text } = await query({
+      resultId: head.resultId,
+      unnest: 'Itinerary',
+      where: [{ field: 'SegmentType', op: 'eq', value: 'AIR' }],
+      groupBy: ['OperatorCode'],
+      limit: 1000,
+    });
+    expect(new Map(out.groups!.map((g) => [String(g.key.OperatorCode), g.count]))).toEqual(expected);
+    expect(text).toContain(
+      `Itinerary items (one row each) of ${records.length.toLocaleString('en-US')} held records match`,
+    );
+    // Each row carries its booking's fields: filter segments by the booking's account.
+    const account = String(records[0].Account);
+    const rows = await query({
+      resultId: head.resultId,
+      unnest: 'Itinerary',
+      where: [{ field: 'Account', op: 'eq', value: account }],
+    });
+    const segments = records
+      .filter((r) => r.Account === account)
+      .reduce((n, r) => n + ((r.Itinerary as Rec[] | undefined)?.length ?? 0), 0);
+    expect(rows.out.matched).toBe(segments);
+  });
+
+  it('unnest of a field that is not a list names the lists there are', async () => {
+    const { head } = await report('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261102' });
+    const r = await s.call('query_report', { resultId: head.resultId, unnest: 'Account' });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("unnest: 'Account' is not a list in this result's records. Lists: none.");
+  });
+});
