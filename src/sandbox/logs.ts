@@ -8,6 +8,38 @@ import { DAY_MS, localDay, MINUTE_MS } from './days.js';
 import type { Booking, Dataset } from './model.js';
 import { Rng } from './random.js';
 
+const FAILURES = [
+  ['Mid-office submission failed: missing cost centre', 'E102', 'CostCentre is required for this account'],
+  ['Mid-office rejected the booking: unknown account code', 'E110', 'Account not mapped in mid-office'],
+  ['Timeout waiting for back-office acknowledgement', 'T408', 'No acknowledgement within 120 s'],
+  ['Profile synchronisation failed: traveller not found', 'E404', 'TravellerGUID not found in profile store'],
+] as const;
+
+/**
+ * A working agency always has a few failures from the day before: "what went wrong in
+ * yesterday's failed submissions?" finds some in the demo. Drawn from their own random stream,
+ * so the rest of the dataset is the same with or without them.
+ */
+function addYesterdaysFailures(ds: Dataset, seed: number, lastId: number): number {
+  const rng = Rng.derive(seed, 'yesterdays-failures');
+  const yesterday = Math.floor(ds.nowMs / DAY_MS) * DAY_MS - DAY_MS;
+  const pool = ds.bookings.filter((b) => b.createdMs < yesterday);
+  let id = lastId;
+  for (let i = rng.int(4, 7); i > 0 && pool.length; i--) {
+    const b = rng.pick(pool);
+    const [message, code, detail] = rng.pick(FAILURES);
+    ds.failedSubmissions.push({
+      id: (id += rng.int(1, 5)),
+      booking: b,
+      logMs: yesterday + rng.int(7 * 60, 22 * 60) * MINUTE_MS + rng.int(0, 59) * 1000,
+      message,
+      rawResponse: JSON.stringify({ status: 'REJECTED', code, detail, recordLocator: b.recordLocator }),
+      eventType: rng.pick(['PNR_CREATE', 'PNR_UPDATE', 'TKT_ISSUE']),
+    });
+  }
+  return id;
+}
+
 export function generateLogs(ds: Dataset, seed: number): void {
   const rng = Rng.derive(seed, 'logs');
   let failedId = 41_000;
@@ -24,12 +56,7 @@ export function generateLogs(ds: Dataset, seed: number): void {
       for (let i = rng.int(1, 2); i > 0; i--) {
         const logMs = after(b, 3 * 24 * 60);
         if (logMs === null) continue;
-        const [message, code, detail] = rng.pick([
-          ['Mid-office submission failed: missing cost centre', 'E102', 'CostCentre is required for this account'],
-          ['Mid-office rejected the booking: unknown account code', 'E110', 'Account not mapped in mid-office'],
-          ['Timeout waiting for back-office acknowledgement', 'T408', 'No acknowledgement within 120 s'],
-          ['Profile synchronisation failed: traveller not found', 'E404', 'TravellerGUID not found in profile store'],
-        ] as const);
+        const [message, code, detail] = rng.pick(FAILURES);
         ds.failedSubmissions.push({
           id: (failedId += rng.int(1, 5)),
           booking: b,
@@ -99,6 +126,7 @@ export function generateLogs(ds: Dataset, seed: number): void {
       }
     }
   }
+  addYesterdaysFailures(ds, seed, failedId);
   const byTime =
     <T extends { id: number }>(key: (x: T) => number) =>
     (a: T, b: T) =>

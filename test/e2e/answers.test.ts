@@ -1,0 +1,293 @@
+/**
+ * Seven questions consultants ask, each answered through the BUILT server over stdio in demo
+ * mode, as an assistant would: the report tool, then query_report or export_report. The
+ * numbers are checked against the sandbox's own records, read back whole through the
+ * result's resource pages and counted here, never against a copy of the answer. Each case
+ * also checks that the text alone (what Claude Desktop shows the model) answers it, and
+ * prints the calls and the sizes of text and structuredContent.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckedClient } from '../helpers/checked-client.js';
+import { readAllRecords } from '../helpers/resources.js';
+
+const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
+type Rec = Record<string, unknown>;
+
+let client: CheckedClient;
+let transport: StdioClientTransport;
+let exportDir: string;
+const sizes: string[] = [];
+
+beforeAll(async () => {
+  exportDir = mkdtempSync(join(tmpdir(), 'answers-stdio-'));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('REPORTS_')) env[k] = v;
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER, '--demo'],
+    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_EXPORT_DIR: exportDir },
+    stderr: 'pipe',
+  });
+  client = new CheckedClient({ name: 'answers', version: '1.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  const pid = transport?.pid;
+  await client?.close();
+  if (pid) {
+    try {
+      process.kill(pid);
+    } catch {
+      // already gone: the client's close ended it
+    }
+  }
+  rmSync(exportDir, { recursive: true, force: true });
+  console.error(`[answers] question | calls | text chars | structuredContent chars\n${sizes.join('\n')}`);
+});
+
+interface Asked {
+  calls: string[];
+  text: number;
+  structured: number;
+}
+
+function newAsk(): Asked {
+  return { calls: [], text: 0, structured: 0 };
+}
+
+async function call(asked: Asked, name: string, args: Rec): Promise<{ sc: Rec; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
+  expect(r.isError, text).toBeFalsy();
+  asked.calls.push(name);
+  asked.text += text.length;
+  asked.structured += JSON.stringify(r.structuredContent ?? {}).length;
+  return { sc: r.structuredContent as Rec, text };
+}
+
+function done(question: string, asked: Asked): void {
+  sizes.push(`${question} | ${asked.calls.join(' + ')} | ${asked.text} | ${asked.structured}`);
+}
+
+/** YYYYMMDD of today + days (UTC, the server's REPORTS_TIMEZONE here). */
+function day(offset: number, base = new Date()): string {
+  const d = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate() + offset));
+  return d.toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+function monthBounds(monthsFromNow: number): [string, string] {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + monthsFromNow, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + monthsFromNow + 1, 0));
+  const f = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
+  return [f(first), f(last)];
+}
+
+const cents = (v: unknown) => Math.round(Number(v) * 100);
+
+/** Sums in cents (or counts, with no amount) per key, from the records. */
+function tally(records: Rec[], key: (r: Rec) => string, amount?: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of records) {
+    const add = amount === undefined ? 1 : r[amount] === undefined || r[amount] === '' ? 0 : cents(r[amount]);
+    out.set(key(r), (out.get(key(r)) ?? 0) + add);
+  }
+  return out;
+}
+
+/** The table cell text of a number as the text writes it in a group row. */
+const money = (c: number) => String(c / 100);
+
+describe('seven consultant questions, over stdio in demo mode', () => {
+  it('which travellers fly into Singapore this week', async () => {
+    const asked = newAsk();
+    const { sc, text } = await call(asked, 'passenger_locations_by_routing', {
+      ToAirportCode: 'SIN',
+      DateStart: 'today',
+      DateEnd: 'today+6',
+      rowLimit: 100,
+    });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    expect(records.length).toBeGreaterThan(0);
+    expect(sc.complete).toBe(true);
+    for (const r of records) expect(r.OffPoint).toBe('SIN');
+    // The text alone names every traveller with their booking.
+    for (const r of records) {
+      const line = text.split('\n').find((l) => l.includes(`| ${r.RecordLocator} |`));
+      expect(line, String(r.RecordLocator)).toContain(String(r.PaxList));
+    }
+    done('travellers flying into SIN this week', asked);
+  });
+
+  it('open coupons expiring next month per account, with credit value per currency', async () => {
+    const asked = newAsk();
+    const [start, end] = monthBounds(1);
+    const { sc } = await call(asked, 'ticket_coupons_by_status_code', {
+      CouponCodeGroup: 'OPEN',
+      DateTracker: 'E',
+      DateStart: start,
+      DateEnd: end,
+    });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    expect(records.length).toBeGreaterThan(0);
+    const q = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'sum', field: 'CreditValue' }],
+      limit: 1000,
+    });
+    const expected = tally(records, (r) => `${r.Account}|${r.CreditCurrency}`, 'CreditValue');
+    const counts = tally(records, (r) => `${r.Account}|${r.CreditCurrency}`);
+    const groups = q.sc.groups as Array<Rec & { key: Rec; count: number }>;
+    expect(new Map(groups.map((g) => [`${g.key.Account}|${g.key.CreditCurrency}`, cents(g.sum_CreditValue)]))).toEqual(
+      expected,
+    );
+    // The text alone: one line per account and currency with its coupons and credit.
+    for (const [key, c] of expected) {
+      const [account, currency] = key.split('|');
+      expect(q.text).toContain(`| ${account} | ${currency} | ${counts.get(key)} | ${money(c)} |`);
+    }
+    done('open coupons expiring next month per account, credit per currency', asked);
+  });
+
+  it("what went wrong in yesterday's failed submissions", async () => {
+    const asked = newAsk();
+    const { sc, text } = await call(asked, 'check_failed_submissions', {
+      LogDateStart: 'yesterday',
+      LogDateEnd: 'yesterday',
+    });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records)
+      expect(String(r.LogDateTime).slice(0, 10)).toBe(day(-1).replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3'));
+    // The text alone shows each failure's message, event and the service's raw response.
+    for (const r of records) {
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`| ${r.RecordLocator} |`) && l.includes(String(r.LogMessage)));
+      expect(line, String(r.RecordLocator)).toContain(`| ${r.EventType} | ${r.Account} |`);
+      expect(line).toContain(String(r.RawResponse));
+    }
+    const q = await call(asked, 'query_report', { resultId: sc.resultId, groupBy: ['LogMessage'] });
+    const expected = tally(records, (r) => String(r.LogMessage));
+    const groups = q.sc.groups as Array<{ key: Rec; count: number }>;
+    expect(new Map(groups.map((g) => [String(g.key.LogMessage), g.count]))).toEqual(expected);
+    done("yesterday's failed submissions", asked);
+  });
+
+  it('hotel nights per account last month, and the chains', async () => {
+    const asked = newAsk();
+    const [start, end] = monthBounds(-1);
+    const { sc } = await call(asked, 'hotel_segments', { DateStart: start, DateEnd: end });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    expect(records.length).toBeGreaterThan(0);
+    const perAccount = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'sum', field: 'NbrNights' }],
+      limit: 1000,
+    });
+    const nights = tally(records, (r) => String(r.Account), 'NbrNights');
+    const groups = perAccount.sc.groups as Array<Rec & { key: Rec }>;
+    expect(new Map(groups.map((g) => [String(g.key.Account), cents(g.sum_NbrNights)]))).toEqual(nights);
+    const chains = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      groupBy: ['VendorCode'],
+      aggregates: [{ fn: 'sum', field: 'NbrNights' }],
+      limit: 1000,
+    });
+    const perChain = tally(records, (r) => String(r.VendorCode), 'NbrNights');
+    for (const [chain, c] of perChain)
+      expect(chains.text).toMatch(new RegExp(`\\| ${chain} \\| \\d+ \\| ${c / 100} \\|`));
+    done('hotel nights per account last month and the chains', asked);
+  });
+
+  it("a PNR's full itinerary, in the text", async () => {
+    const asked = newAsk();
+    // A booking travelling this week, as a consultant would pick one.
+    const { sc: week } = await call(asked, 'air_segments_by_date', { DateStart: 'today', DateEnd: 'today+6' });
+    const locator = String((week.rows as Rec[])[0].RecordLocator);
+    const { sc, text } = await call(asked, 'pnr_segments', { RecordLocator: locator });
+    const [pnr] = await readAllRecords(client, String(sc.resourceUri));
+    const segments = pnr.Segments as Record<string, Rec[]>;
+    expect(segments.AirSegments.length).toBeGreaterThan(0);
+    expect(text).not.toMatch(/\[\d+ items?\]/);
+    const lines = text.split('\n');
+    for (const seg of segments.AirSegments) {
+      const line = lines.find((l) =>
+        l.startsWith(`  | ${seg.AirSegmentNbr} | ${seg.SegmentStatus} | ${seg.DepartureDate} |`),
+      );
+      expect(line, `segment ${seg.AirSegmentNbr}`).toContain(
+        `| ${seg.CarrierCode} | ${seg.BoardPoint} | ${seg.OffPoint} |`,
+      );
+    }
+    for (const hotel of segments.HotelSegments ?? []) expect(text).toContain(String(hotel.PropertyName));
+    done("PNR's full itinerary (text)", asked);
+  });
+
+  it("export last month's air segments for one account to Excel", async () => {
+    const asked = newAsk();
+    const [start, end] = monthBounds(-1);
+    const { sc } = await call(asked, 'air_segments_by_date', { DateStart: start, DateEnd: end });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    const account = String(records[0].Account);
+    const mine = records.filter((r) => r.Account === account);
+    const ex = await call(asked, 'export_report', {
+      resultId: sc.resultId,
+      format: 'xlsx',
+      where: [{ field: 'Account', op: 'eq', value: account }],
+    });
+    expect(ex.sc.rows).toBe(mine.length);
+    expect(readdirSync(exportDir)).toContain(ex.sc.fileName);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(String(ex.sc.path));
+    const sheet = book.worksheets[0];
+    expect(sheet.rowCount).toBe(mine.length + 1);
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const locatorColumn = header.indexOf('RecordLocator') + 1;
+    const locators = Array.from({ length: mine.length }, (_, i) =>
+      String(sheet.getRow(i + 2).getCell(locatorColumn).value),
+    );
+    expect(locators).toEqual(mine.map((r) => String(r.RecordLocator)));
+    expect(ex.text).toContain(`Exported ${mine.length.toLocaleString('en-US')} records`);
+    done("last month's air segments of one account to Excel", asked);
+  });
+
+  it('all air segments of all bookings travelling this week, per carrier (unnest)', async () => {
+    const asked = newAsk();
+    const { sc } = await call(asked, 'passenger_locations_by_routing', {
+      DateStart: 'today',
+      DateEnd: 'today+6',
+      ToRegionCode: 'EUR',
+    });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    const q = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      unnest: 'Itinerary',
+      where: [{ field: 'SegmentType', op: 'eq', value: 'AIR' }],
+      groupBy: ['OperatorCode'],
+      limit: 1000,
+    });
+    const expected = new Map<string, number>();
+    for (const r of records)
+      for (const seg of (r.Itinerary as Rec[] | undefined) ?? [])
+        if (seg.SegmentType === 'AIR')
+          expected.set(String(seg.OperatorCode), (expected.get(String(seg.OperatorCode)) ?? 0) + 1);
+    expect(expected.size).toBeGreaterThan(1);
+    const groups = q.sc.groups as Array<{ key: Rec; count: number }>;
+    expect(new Map(groups.map((g) => [String(g.key.OperatorCode), g.count]))).toEqual(expected);
+    for (const [carrier, n] of expected) expect(q.text).toContain(`| ${carrier} | ${n} |`);
+    done('air segments travelling this week per carrier (unnest)', asked);
+  });
+});
