@@ -218,16 +218,18 @@ async function loadChart(): Promise<void> {
   const measure = chart.measure.label;
   $('chart-title').textContent = `${measure} per ${chart.perDay ? `day of ${chart.groupBy}` : chart.groupBy}`;
   const total = answer.groupCount ?? bars.length;
-  $('chart-note').textContent = chart.perDay
-    ? `${counted(bars.length, 'day')}${
-        outside
-          ? `; ${counted(outside.records, 'record')} dated ${dayRangeText(outside.from, outside.to)}, ` +
-            'outside the days asked for, not drawn'
-          : ''
-      }.`
-    : total > bars.length
-      ? `The first ${bars.length} of ${formatNumber(total)} groups.`
-      : `${counted(bars.length, 'group')}.`;
+  const currencyNote = chart.measure.note ? ` Sums of ${chart.measure.field}: ${chart.measure.note}.` : '';
+  $('chart-note').textContent =
+    (chart.perDay
+      ? `${counted(bars.length, 'day')}${
+          outside
+            ? `; ${counted(outside.records, 'record')} dated ${dayRangeText(outside.from, outside.to)}, ` +
+              'outside the days asked for, not drawn'
+            : ''
+        }.`
+      : total > bars.length
+        ? `The first ${bars.length} of ${formatNumber(total)} groups.`
+        : `${counted(bars.length, 'group')}.`) + currencyNote;
   drawn = { bars, measure, width: $('chart').clientWidth };
   drawBars($('chart'), bars, measure);
 }

@@ -70,6 +70,8 @@ export interface Measure {
   field?: string;
   /** The currency the sum is kept to: its field and value (a filter added to the chart's query). */
   currency?: { field: string; value: string };
+  /** Said beside the sum: its currency is not stated by the service. */
+  note?: string;
 }
 
 export const COUNT: Measure = { id: 'count', label: 'Records' };
@@ -116,8 +118,14 @@ export function measuresOf(summary: Summary | undefined): Measure[] {
   for (const [field, f] of Object.entries(summary?.fields ?? {})) {
     if (f.kind !== 'numeric') continue;
     if (typeof f.sum === 'number') {
-      const currency = f.currency ? ` in ${f.currency.value}` : f.currencyNote ? ` (${f.currencyNote})` : '';
-      out.push({ id: `sum:${field}`, label: `Sum of ${field}${currency}`, field, currency: f.currency });
+      const currency = f.currency ? ` in ${f.currency.value}` : '';
+      out.push({
+        id: `sum:${field}`,
+        label: `Sum of ${field}${currency}`,
+        field,
+        currency: f.currency,
+        ...(f.currencyNote ? { note: f.currencyNote } : {}),
+      });
     } else if (f.sumByCurrency) {
       const by = f.sumByCurrency;
       for (const s of by.sums)

@@ -265,6 +265,10 @@ describe('the result view of "open coupons per account", in chromium', () => {
       gs.map((g) => [g.getAttribute('data-label'), Number(g.getAttribute('data-value'))]),
     );
     expect(bars).toEqual(groups!.map((g) => [String((g.key as Rec).Account), g.sum_FOPFare]));
+    // These coupons state no currency for FOPFare: the chart says so beside its sums.
+    expect(await view.$eval('#chart-note', (e) => e.textContent)).toContain(
+      'Sums of FOPFare: currency not stated by the service.',
+    );
     await view.select('#chart-measure', 'count');
     await view.waitForFunction(() => document.getElementById('chart-title')?.textContent === 'Records per Account');
   });

@@ -180,7 +180,14 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
   });
   expect(Object.keys(output('diagnose_connection').properties!)).toEqual(['verdict', 'source', 'checks']);
 
-  expect(Object.keys(input('export_report').properties!)).toEqual(['resultId', 'format', 'where', 'fields', 'name']);
+  expect(Object.keys(input('export_report').properties!)).toEqual([
+    'resultId',
+    'format',
+    'where',
+    'fields',
+    'unnest',
+    'name',
+  ]);
   expect(input('export_report').required).toEqual(['resultId', 'format']);
   expect(input('export_report').additionalProperties).toBe(false);
   // Read-only like every tool: it changes nothing at the service and only adds a new file.
