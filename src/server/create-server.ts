@@ -12,6 +12,7 @@ import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
 import type { Runtime } from './runtime.js';
+import { registerTravellersTool } from './travellers-tool.js';
 
 export const SERVER_NAME = 'travel-reports-mcp';
 export const SERVER_VERSION = PACKAGE_VERSION;
@@ -23,6 +24,7 @@ export const TOOL_NAMES: readonly string[] = [
   'continue_report',
   'diagnose_connection',
   'export_report',
+  'travellers_at',
 ];
 
 export function instructions(rt: Runtime): string {
@@ -60,6 +62,7 @@ export function createServer(rt: Runtime): McpServer {
   registerResultTools(server, rt);
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
+  registerTravellersTool(server, rt);
   registerResultResources(server, rt.results);
   registerResultView(server);
   registerPrompts(server);
