@@ -99,7 +99,9 @@ type Found = Stay & { earliest?: string; latest?: string };
 
 /** The stays at `place` (its airports) that touch the window, in itinerary order. */
 export function staysAt(legs: readonly Leg[], place: ReadonlySet<string>, window: Window): Stay[] {
-  const all = [...legs].sort((a, b) => (a.departure < b.departure ? -1 : a.departure > b.departure ? 1 : 0));
+  // Itinerary order (segment numbers); local times of different zones do not sort across them.
+  const numbered = legs.every((l) => l.segmentNbr !== null);
+  const all = numbered ? [...legs].sort((a, b) => a.segmentNbr! - b.segmentNbr!) : [...legs];
   const active = all.filter((l) => ACTIVE_STATUSES.has(l.status.toUpperCase()));
   const inside = (code: string) => place.has(code.toUpperCase());
   const home = active.length > 0 && inside(active[0].from);

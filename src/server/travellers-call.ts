@@ -104,8 +104,8 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
       'Undecided stays are listed last, each with its Reason; Evidence lists the flights each rests on.',
     callNote('arrivals', arrivalsQuery, arrivals),
     callNote('departures', departuresQuery, departures),
-    ...arrivals.notes.map((n) => `arrivals: ${n}`),
-    ...departures.notes.map((n) => `departures: ${n}`),
+    ...arrivals.notes.map((n) => `arrivals: ${notContinued(n)}`),
+    ...departures.notes.map((n) => `departures: ${notContinued(n)}`),
     bookingsNote(candidates.length, read),
     ...(all.length > candidates.length
       ? [
@@ -240,6 +240,14 @@ function bookingsNote(asked: number, read: BookingsRead): string {
   }
   if (read.incomplete) parts.push(`${read.incomplete} incomplete`);
   return `${parts.join('; ')}; ${read.failed.length || read.incomplete ? 'INCOMPLETE' : 'complete'}.`;
+}
+
+/** A fetch's note says continue_report completes it; for this answer, what does instead. */
+function notContinued(note: string): string {
+  return note.replace(
+    /continue_report fetches (them|the remaining [\d,]+)/,
+    'travellers_at answers are not continued by continue_report: narrow the window or the place',
+  );
 }
 
 function placeName(place: Place): string {
