@@ -35,6 +35,8 @@ export function instructions(rt: Runtime): string {
     'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the ' +
       'resultId instead of reading rows: it covers every fetched record.',
     'If a result says complete: false, read its notes; continue_report fetches what is missing.',
+    'For who is at a place in a date window (duty of care) call travellers_at: routings alone miss those who ' +
+      'arrived before the window.',
     'Dates accept YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow, today-N and today+N.',
   ];
   if (rt.source === 'demo') {

@@ -4,10 +4,14 @@
  * instants), not from the server's answer: who arrives, is in place, leaves, passes through
  * or cannot be decided at SIN in the week from the data's today.
  */
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionRuntimes } from '../../src/http/session-runtime.js';
 import type { Booking, Dataset } from '../../src/sandbox/data.js';
 import { DUTY_OF_CARE_SCENARIOS } from '../../src/sandbox/duty-of-care.js';
+import { createServer } from '../../src/server/create-server.js';
+import { CheckedClient } from '../helpers/checked-client.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -397,6 +401,36 @@ describe('travellers_at with masking, a pinned scope and incomplete upstream ans
       expect(bookings).toMatch(new RegExp(`1 FAILED \\(e\\.g\\. ${failing}: .+\\); their travellers are missing`));
       expect(bookings.endsWith('; INCOMPLETE.')).toBe(true);
     } finally {
+      await s.close();
+    }
+  }, 60_000);
+
+  it("an HTTP person's UserName is sent on every request, and their answer is theirs alone", async () => {
+    const s = await startInProcess({ now: NOW, sandbox: { now: NOW } });
+    const client = new CheckedClient({ name: 'person', version: '1.0.0' });
+    const ds = s.rt.sandbox!.dataset;
+    const analyst = ds.appUsers.find((u) => u.role === 'analyst' && u.companyCodes.join() === 'TRV2')!;
+    const person = sessionRuntimes(s.rt)({ owner: 'person-1', label: 'analyst', userName: analyst.email });
+    const server = createServer(person);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    try {
+      await Promise.all([server.connect(b), client.connect(a)]);
+      const answer = structured((await client.callTool({ name: 'travellers_at', arguments: WEEK })) as CallToolResult);
+      // The service runs the requests as the analyst, who sees TRV2's bookings only.
+      const records = await readAllRecords(client, answer.resourceUri as string);
+      expect(answerLines(records)).toEqual(expectedLines(expectedStays(ds, ['TRV2'])));
+      const sent = s.rt.sandbox!.requests.filter((r) =>
+        ['/PassengerLocationsByRouting', '/BookingDetails'].includes(r.path),
+      );
+      expect(sent.length).toBeGreaterThan(2);
+      expect(sent.every((r) => r.query.UserName === analyst.email)).toBe(true);
+      // Another identity (here the stdio user) does not see it.
+      const other = await s.call('query_report', { resultId: answer.resultId });
+      expect(other.isError).toBe(true);
+      expect(textOf(other)).toMatch(/is not a resultId this server issued/);
+    } finally {
+      await client.close();
+      await server.close();
       await s.close();
     }
   }, 60_000);
