@@ -130,8 +130,8 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     to: input.to,
     lookbackDays: String(input.lookbackDays),
     lookaheadDays: String(LOOKAHEAD_DAYS),
-    arrivals: new URLSearchParams(arrivalsQuery).toString(),
-    departures: new URLSearchParams(departuresQuery).toString(),
+    arrivals: params(arrivalsQuery),
+    departures: params(departuresQuery),
   };
   rt.log(
     `travellers_at: ${records.length} stays from ${candidates.length} bookings, ` +
@@ -213,12 +213,16 @@ async function readBookings(
   return read;
 }
 
-function callNote(what: string, query: Record<string, string>, got: FetchedRecords): string {
-  const params = Object.entries(query)
+/** A query as 'Name=value' words, unencoded (so masking finds an e-mail in a UserName). */
+function params(query: Record<string, string>): string {
+  return Object.entries(query)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
+}
+
+function callNote(what: string, query: Record<string, string>, got: FetchedRecords): string {
   return (
-    `Called passenger_locations_by_routing for ${what} (${params}): ${got.records.length} records, ` +
+    `Called passenger_locations_by_routing for ${what} (${params(query)}): ${got.records.length} records, ` +
     `${got.complete ? 'complete' : 'INCOMPLETE'}.`
   );
 }

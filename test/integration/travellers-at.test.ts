@@ -4,6 +4,10 @@
  * instants), not from the server's answer: who arrives, is in place, leaves, passes through
  * or cannot be decided at SIN in the week from the data's today.
  */
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +16,7 @@ import type { Booking, Dataset } from '../../src/sandbox/data.js';
 import { DUTY_OF_CARE_SCENARIOS } from '../../src/sandbox/duty-of-care.js';
 import { createServer } from '../../src/server/create-server.js';
 import { CheckedClient } from '../helpers/checked-client.js';
+import { parseCsv } from '../helpers/csv-parse.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -158,14 +163,19 @@ describe('travellers_at: who is at SIN this week', () => {
   let ds: Dataset;
   let answer: Rec;
   let records: Rec[];
+  let exportDir: string;
 
   beforeAll(async () => {
-    s = await startInProcess({ now: NOW, sandbox: { now: NOW } });
+    exportDir = mkdtempSync(join(tmpdir(), 'travellers-at-'));
+    s = await startInProcess({ now: NOW, sandbox: { now: NOW }, env: { REPORTS_EXPORT_DIR: exportDir } });
     ds = s.rt.sandbox!.dataset;
     answer = structured(await s.call('travellers_at', WEEK));
     records = await readAllRecords(s.client, answer.resourceUri as string);
   }, 60_000);
-  afterAll(async () => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    rmSync(exportDir, { recursive: true, force: true });
+  });
 
   it('holds exactly the stays computed from the sandbox itineraries, every traveller of each booking', () => {
     const expected = expectedLines(expectedStays(ds));
@@ -264,6 +274,25 @@ describe('travellers_at: who is at SIN this week', () => {
       }),
     );
     expect((leaving.rows as Rec[]).map((r) => r.RecordLocator)).toContain(scenarioBookings(ds)[5].recordLocator);
+  });
+
+  it('export_report writes the held answer, one row per traveller and stay', async () => {
+    const exported = structured(
+      await s.call('export_report', {
+        resultId: answer.resultId,
+        format: 'csv',
+        fields: ['RecordLocator', 'Traveller', 'Status', 'From', 'To'],
+      }),
+    );
+    expect(exported.rows).toBe(records.length);
+    const rows = parseCsv(readFileSync(exported.path as string, 'utf8').replace(/^\uFEFF/, ''));
+    expect(rows[0]).toEqual(['RecordLocator', 'Traveller', 'Status', 'From', 'To']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r.join('|'))
+        .sort(),
+    ).toEqual(records.map((r) => [r.RecordLocator, r.Traveller, r.Status, r.From ?? '', r.To ?? ''].join('|')).sort());
   });
 
   it('city and country codes find the same travellers (SIN is the only airport of both)', async () => {
