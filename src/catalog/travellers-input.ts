@@ -74,7 +74,7 @@ export interface TravellersAtInput {
   departures: Record<string, string>;
 }
 
-/** Checks what the schema cannot (real dates, order, window length, the place's form) and builds the two routing queries. */
+/** Checks what the schema cannot (real dates, order, window length, the place's form); builds the routing queries. */
 export function resolveTravellersAt(args: TravellersAtArgs, ctx: DateContext): TravellersAtInput {
   const place = parsePlace(args.place);
   const from = resolveDate(args.from, ctx, 'from');
@@ -91,7 +91,8 @@ export function resolveTravellersAt(args: TravellersAtArgs, ctx: DateContext): T
     throw invalidInput(
       'to',
       args.to,
-      `is ${days} days after from (${from}); the window is at most ${MAX_WINDOW_DAYS} days: ask about one month at a time`,
+      `is ${days} days after from (${from}); the window is at most ${MAX_WINDOW_DAYS} days: ` +
+        'ask about one month at a time',
     );
   }
   const lookbackDays = args.lookbackDays ?? DEFAULT_LOOKBACK_DAYS;

@@ -193,7 +193,7 @@ function gapAfter(open: OpenStay, next: Leg): Found {
   };
 }
 
-/** Leaves the place, but the previous flight arrived elsewhere: there since after that arrival, but when is not booked. */
+/** Leaves the place, but the previous flight arrived elsewhere: there since after that arrival, when is not booked. */
 function gapBefore(prev: Leg, out: Leg): Found {
   return {
     status: 'undecided',
@@ -214,7 +214,7 @@ function noDeparture(open: OpenStay, all: readonly Leg[], place: ReadonlySet<str
       status: 'in place',
       from: arrival.arrival,
       to: null,
-      reason: `based at ${arrival.to}: returns on ${arrival.flight} to where the booking starts; no later flight booked`,
+      reason: `based at ${arrival.to}: returns on ${arrival.flight} to where the booking starts; no later flight`,
       evidence: [evidence('arrival', arrival)],
       home: true,
     };

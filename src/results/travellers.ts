@@ -83,7 +83,7 @@ export function travellersOf(detail: Rec, routing: Rec): string[] {
   return list ? list.split(/\s*[,;]\s*/).filter(Boolean) : ['(not named)'];
 }
 
-/** One record per traveller and stay of one booking; `unreadable` counts air segments left out (dates or times unreadable). */
+/** One record per traveller and stay of one booking; `unreadable` counts air segments left out (no dates or times). */
 export function travellerRecords(
   candidate: Candidate,
   detail: Rec,
@@ -111,7 +111,7 @@ export function travellerRecords(
   return { records, unreadable };
 }
 
-/** Decided stays first (in place, leaving, arriving..., based here), then passing through, then undecided; each by arrival. */
+/** Decided stays first (in place, leaving, arriving, based here), then passing through, then undecided; by arrival. */
 export function sortTravellerRecords(records: Rec[]): Rec[] {
   const rank = (r: Rec) => STATUS_ORDER.indexOf(r.Status as Stay['status']);
   const key = (r: Rec) => text(r.From ?? r.To);

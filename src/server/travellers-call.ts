@@ -17,21 +17,22 @@ import {
   type TravellersAtArgs,
 } from '../catalog/travellers-input.js';
 import type { TransactionDef } from '../catalog/types.js';
-import { cancelledError, ReportsError } from '../errors.js';
+import { cancelledError } from '../errors.js';
 import { presentReport } from '../presentation/index.js';
-import { CONNECTION_HOURS, type Window } from '../results/stays.js';
+import type { Window } from '../results/stays.js';
 import {
-  type Candidate,
   candidateKey,
   candidatesOf,
   sortTravellerRecords,
   statusCounts,
   travellerRecords,
 } from '../results/travellers.js';
-import { progressReporter, type ToolExtra } from './progress.js';
-import { type FetchedRecords, fetchRecords } from './run-report.js';
+import type { ToolExtra } from './progress.js';
+import { fetchRecords } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
 import { enforceScope } from './scope.js';
+import { readBookings } from './travellers-bookings.js';
+import { bookingsNote, callNote, notContinued, params, placeName, RULES_NOTE } from './travellers-notes.js';
 
 /** Most bookings one call reads: each is one request; more makes the answer incomplete, saying so. */
 export const MAX_BOOKINGS = 400;
@@ -97,11 +98,13 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     arrivals.complete &&
     departures.complete &&
     read.failed.length === 0 &&
+    read.missing.length === 0 &&
     read.incomplete === 0 &&
     all.length === candidates.length;
   const notes = [
-    `${records.length} traveller stays at ${placeName(input.place)} touch ${input.from}-${input.to}: ${statusCounts(records)}. ` +
-      'Undecided stays are listed last, each with its Reason; Evidence lists the flights each rests on.',
+    `${records.length} traveller stays at ${placeName(input.place)} touch ${input.from}-${input.to}: ` +
+      `${statusCounts(records)}. Undecided stays are listed last, each with its Reason; Evidence lists the flights ` +
+      'each rests on.',
     callNote('arrivals', arrivalsQuery, arrivals),
     callNote('departures', departuresQuery, departures),
     ...arrivals.notes.map((n) => `arrivals: ${notContinued(n)}`),
@@ -117,11 +120,10 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     ...(input.place.kind === 'Airport'
       ? []
       : [
-          `Airports of ${placeName(input.place)} learnt from the routing answers: ${[...place].sort().join(', ') || 'none'}.`,
+          `Airports of ${placeName(input.place)} learnt from the routing answers: ` +
+            `${[...place].sort().join(', ') || 'none'}.`,
         ]),
-    'Rules: in place = arrived before the window and leaves after it; passing through = the onward flight leaves ' +
-      `within ${CONNECTION_HOURS} h of the arrival, to somewhere else, in the same booking; a booking that starts at the place counts ` +
-      `as based there; departures are looked for up to ${LOOKAHEAD_DAYS} days after the window. Times are local at the place.`,
+    RULES_NOTE,
   ];
   const query: Record<string, string> = {
     place: input.place.code,
@@ -165,97 +167,6 @@ function placeAirports(place: Place, arrivals: readonly Rec[], departures: reado
   for (const r of departures)
     if (typeof r.BoardPoint === 'string' && r.BoardPoint) codes.add(r.BoardPoint.toUpperCase());
   return codes;
-}
-
-interface BookingsRead {
-  found: Map<string, Rec>;
-  failed: Array<{ locator: string; why: string }>;
-  /** Bookings BookingDetails did not return (outside the pinned scope, or gone). */
-  missing: string[];
-  incomplete: number;
-  requests: number;
-}
-
-/** Each candidate's BookingDetail (passengers and itinerary), all at once within the process-wide limiter. */
-async function readBookings(
-  rt: Runtime,
-  def: TransactionDef,
-  candidates: readonly Candidate[],
-  ctx: Parameters<typeof resolveInput>[2],
-  call: { signal: AbortSignal; left: () => number; extra: ToolExtra },
-): Promise<BookingsRead> {
-  const read: BookingsRead = { found: new Map(), failed: [], missing: [], incomplete: 0, requests: 0 };
-  const progress = progressReporter(call.extra, 'travellers_at');
-  let done = 0;
-  await Promise.all(
-    candidates.map(async (c) => {
-      const args: Rec = { RecordLocator: c.recordLocator, LoadOptions: 'Passengers,Itinerary' };
-      if (c.created) args.PNRCreationDate = c.created;
-      try {
-        const query = resolveInput(def, args, ctx).query;
-        const got: FetchedRecords = await fetchRecords(rt, def, query, {
-          maxRecords: 10,
-          signal: call.signal,
-          budgetMs: call.left(),
-        });
-        read.requests += got.requests;
-        if (!got.complete) read.incomplete++;
-        const detail = got.records.find((r) => String(r.RecordLocator ?? '').toUpperCase() === c.recordLocator);
-        if (detail) read.found.set(candidateKey(c.routing)!, detail);
-        else read.missing.push(c.recordLocator);
-      } catch (err) {
-        if (err instanceof ReportsError && err.kind === 'cancelled') throw err;
-        read.failed.push({ locator: c.recordLocator, why: err instanceof Error ? err.message : String(err) });
-      }
-      progress?.(++done, candidates.length);
-    }),
-  );
-  return read;
-}
-
-/** A query as 'Name=value' words, unencoded (so masking finds an e-mail in a UserName). */
-function params(query: Record<string, string>): string {
-  return Object.entries(query)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-}
-
-function callNote(what: string, query: Record<string, string>, got: FetchedRecords): string {
-  return (
-    `Called passenger_locations_by_routing for ${what} (${params(query)}): ${got.records.length} records, ` +
-    `${got.complete ? 'complete' : 'INCOMPLETE'}.`
-  );
-}
-
-function bookingsNote(asked: number, read: BookingsRead): string {
-  const parts = [`Called booking_details (Passengers, Itinerary) for ${asked} bookings: ${read.found.size} read`];
-  if (read.missing.length) {
-    parts.push(
-      `${read.missing.length} not returned (outside the scope asked, or gone: ${read.missing.slice(0, 5).join(', ')}` +
-        `${read.missing.length > 5 ? ', ...' : ''})`,
-    );
-  }
-  if (read.failed.length) {
-    const first = read.failed[0];
-    parts.push(
-      `${read.failed.length} FAILED (e.g. ${first.locator}: ${first.why.replace(/\.$/, '')}); their travellers are ` +
-        'missing: call travellers_at again',
-    );
-  }
-  if (read.incomplete) parts.push(`${read.incomplete} incomplete`);
-  return `${parts.join('; ')}; ${read.failed.length || read.incomplete ? 'INCOMPLETE' : 'complete'}.`;
-}
-
-/** A fetch's note says continue_report completes it; for this answer, what does instead. */
-function notContinued(note: string): string {
-  return note.replace(
-    /continue_report fetches (them|the remaining [\d,]+)/,
-    'travellers_at answers are not continued by continue_report: narrow the window or the place',
-  );
-}
-
-function placeName(place: Place): string {
-  return place.kind === 'Airport' ? place.code : `${place.kind.toLowerCase()} ${place.code}`;
 }
 
 function iso(ymd: string): string {

@@ -22,7 +22,7 @@ import { readAllRecords } from '../helpers/resources.js';
 
 type Rec = Record<string, unknown>;
 
-/** The data's today (2026-11-15), for the server's relative dates and, so signatures stay fresh, the sandbox's clock. */
+/** The data's today (2026-11-15): the server's relative dates, and the sandbox's clock (signatures stay fresh). */
 const NOW = () => new Date('2026-11-15T06:00:00Z');
 const WEEK = { place: 'SIN', from: 'today', to: 'today+6' };
 const ACTIVE = new Set(['HK', 'KK', 'TK', 'GK', 'RR']);
@@ -187,7 +187,7 @@ describe('travellers_at: who is at SIN this week', () => {
     expect(answer.query).toMatchObject({ place: 'SIN', placeKind: 'airport', from: '20261115', to: '20261121' });
   });
 
-  it('holds every case: arrived before and leaving (3+ travellers), arriving, passing through, staying beyond, no departure', () => {
+  it('holds every case: arrived before and leaving, arriving, passing through, staying beyond, no departure', () => {
     const expectedByCase = [
       'leaving',
       'leaving',
@@ -244,11 +244,13 @@ describe('travellers_at: who is at SIN this week', () => {
         `${routingCount(ds, 'to', 20261016, 20261121)} records, complete.`,
     );
     expect(notes).toContain(
-      `Called passenger_locations_by_routing for departures (DateStart=20261115 DateEnd=20261221 FromAirportCode=SIN): ` +
+      'Called passenger_locations_by_routing for departures ' +
+        `(DateStart=20261115 DateEnd=20261221 FromAirportCode=SIN): ` +
         `${routingCount(ds, 'from', 20261115, 20261221)} records, complete.`,
     );
     expect(notes).toContain(
-      `Called booking_details (Passengers, Itinerary) for ${candidates.size} bookings: ${candidates.size} read; complete.`,
+      `Called booking_details (Passengers, Itinerary) for ${candidates.size} bookings: ` +
+        `${candidates.size} read; complete.`,
     );
     const byPath = (path: string) => s.rt.sandbox!.requests.filter((r) => r.path === path);
     expect(byPath('/PassengerLocationsByRouting')).toHaveLength(2);
@@ -347,7 +349,7 @@ function expectedStaysCandidates(ds: Dataset, companies?: readonly string[]): st
     .map((b) => b.recordLocator);
 }
 
-/** PassengerLocationsByRouting's record count: one per (not cancelled) air segment into or out of SIN departing in the range. */
+/** PassengerLocationsByRouting's record count: one per (not cancelled) flight into or out of SIN in the range. */
 function routingCount(ds: Dataset, end: 'to' | 'from', from: number, to: number): number {
   const ymd = (day: number) => Number(isoDay(day).replaceAll('-', ''));
   return ds.airSegments.filter(
@@ -399,7 +401,7 @@ describe('travellers_at with masking, a pinned scope and incomplete upstream ans
     }
   }, 60_000);
 
-  it('an incomplete routing answer (maxRecords cap) and a booking that cannot be read make it incomplete, saying so', async () => {
+  it('a capped routing answer and a booking that cannot be read make it incomplete, saying so', async () => {
     // The first booking read is refused (401, not retried): its travellers cannot be placed.
     let failing = '';
     const refuseFirst = (r: { path: string; query: Record<string, string> }) => {
@@ -422,7 +424,8 @@ describe('travellers_at with masking, a pinned scope and incomplete upstream ans
           '10 records, INCOMPLETE.',
       );
       expect(notes).toContain(
-        `arrivals: Fetched 10 of ${arrivals} records: the cap of 10 records per call (maxRecords / REPORTS_MAX_RECORDS) ` +
+        `arrivals: Fetched 10 of ${arrivals} records: ` +
+          'the cap of 10 records per call (maxRecords / REPORTS_MAX_RECORDS) ' +
           'was reached. travellers_at answers are not continued by continue_report: narrow the window or the place; ' +
           'or narrow the filters.',
       );
