@@ -117,6 +117,12 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
         ]
       : []),
     ...(unreadable ? [`${unreadable} air segments had unreadable dates or times and were left out.`] : []),
+    ...(input.place.kind === 'Airport' && !arrivals.records.length && !departures.records.length
+      ? [
+          `No flight into or out of airport ${input.place.code} was found; if ${input.place.code} is a city code ` +
+            `(LON, NYC...), ask for city:${input.place.code}.`,
+        ]
+      : []),
     ...(input.place.kind === 'Airport'
       ? []
       : [

@@ -307,6 +307,27 @@ describe('travellers_at: who is at SIN this week', () => {
     }
   });
 
+  it('an airport code that finds no flight suggests the city form', async () => {
+    const none = structured(await s.call('travellers_at', { ...WEEK, place: 'LON' }));
+    expect(none.fetchedRecords).toBe(0);
+    expect(none.complete).toBe(true);
+    expect(none.notes as string[]).toContain(
+      'No flight into or out of airport LON was found; if LON is a city code (LON, NYC...), ask for city:LON.',
+    );
+    const london = structured(await s.call('travellers_at', { ...WEEK, place: 'city:LON' }));
+    const t = ds.today;
+    const airports = new Set<string>();
+    for (const a of ds.airSegments) {
+      if (a.status === 'HX') continue;
+      if (a.to.cityCode === 'LON' && a.depDay >= t - 30 && a.depDay <= t + 6) airports.add(a.to.code);
+      if (a.from.cityCode === 'LON' && a.depDay >= t && a.depDay <= t + 36) airports.add(a.from.code);
+    }
+    expect(airports.size).toBeGreaterThan(1);
+    expect(london.notes as string[]).toContain(
+      `Airports of city LON learnt from the routing answers: ${[...airports].sort().join(', ')}.`,
+    );
+  });
+
   it('refuses bad inputs before any request, naming the input, what came and what is expected', async () => {
     const before = s.rt.sandbox!.requests.length;
     const cases: Array<[Rec, RegExp]> = [
