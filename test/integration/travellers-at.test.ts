@@ -278,6 +278,16 @@ describe('travellers_at: who is at SIN this week', () => {
     expect((leaving.rows as Rec[]).map((r) => r.RecordLocator)).toContain(scenarioBookings(ds)[5].recordLocator);
   });
 
+  it('continue_report refuses it: each call makes the answer whole', async () => {
+    const result = await s.call('continue_report', { resultId: answer.resultId });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `Invalid argument for continue_report: resultId: ${answer.resultId} is a travellers_at answer, which each call ` +
+        'makes whole: call travellers_at again (its notes say which service calls were incomplete). Nothing was sent ' +
+        'to the service; correct the argument and call again.',
+    );
+  });
+
   it('export_report writes the held answer, one row per traveller and stay', async () => {
     const exported = structured(
       await s.call('export_report', {
