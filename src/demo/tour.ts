@@ -89,21 +89,16 @@ async function main(): Promise<void> {
     }
 
     heading(2, 'Duty of care: who is in Singapore this week?');
-    const sin = await ask(
-      client,
-      'Which of our travellers are in Singapore this week?',
-      'passenger_locations_by_routing',
-      {
-        ToAirportCode: 'SIN',
-        DateStart: 'today',
-        DateEnd: 'today+7',
-        rowLimit: 5,
-      },
-    );
+    const sin = await ask(client, 'Which of our travellers are in Singapore this week?', 'travellers_at', {
+      place: 'SIN',
+      from: 'today',
+      to: 'today+6',
+    });
     const sinId = (sin.structuredContent as { resultId: string }).resultId;
-    await ask(client, '…and per account?', 'query_report', {
+    await ask(client, '…leaving out those based there: how many per status?', 'query_report', {
       resultId: sinId,
-      groupBy: ['Account'],
+      where: [{ field: 'Status', op: 'ne', value: 'based here' }],
+      groupBy: ['Status'],
       aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'RecordLocator' }],
     });
 

@@ -10,6 +10,7 @@
  * from a per-booking seed.
  */
 import { DAY_MS, HOUR_MS, localDay, localMinutes, MINUTE_MS } from './days.js';
+import { appendDutyOfCareBookings } from './duty-of-care.js';
 import { generateLogs } from './logs.js';
 import {
   type Account,
@@ -163,23 +164,12 @@ class Generator {
       for (const s of b.passives) ds.passiveSegments.push(s);
       for (const t of b.tickets) ds.tickets.push(t);
     }
-    ds.airSegments.sort(
-      (a, b) =>
-        a.depDay - b.depDay || a.depMin - b.depMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
-    );
-    ds.carSegments.sort(
-      (a, b) =>
-        a.pickDay - b.pickDay || a.pickMin - b.pickMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
-    );
-    ds.hotelSegments.sort(
-      (a, b) => a.arrDay - b.arrDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
-    );
-    ds.passiveSegments.sort(
-      (a, b) => a.startDay - b.startDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
-    );
-    ds.tickets.sort((a, b) => a.issueMs - b.issueMs || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    sortFlatLists(ds);
     for (const t of ds.tickets) for (const c of t.coupons) ds.coupons.push(c);
     generateLogs(ds, this.opts.seed);
+    // After the logs, and with their own stream: the generated agency stays as it was.
+    appendDutyOfCareBookings(ds);
+    sortFlatLists(ds);
     return ds;
   }
 
@@ -1092,6 +1082,23 @@ class Generator {
       });
     }
   }
+}
+
+/** The flat lists in the order their reports use (see Dataset); ties by ServiceRef, then segment. */
+function sortFlatLists(ds: Dataset): void {
+  ds.airSegments.sort(
+    (a, b) =>
+      a.depDay - b.depDay || a.depMin - b.depMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+  );
+  ds.carSegments.sort(
+    (a, b) =>
+      a.pickDay - b.pickDay || a.pickMin - b.pickMin || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+  );
+  ds.hotelSegments.sort((a, b) => a.arrDay - b.arrDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr);
+  ds.passiveSegments.sort(
+    (a, b) => a.startDay - b.startDay || a.booking.serviceRef - b.booking.serviceRef || a.nbr - b.nbr,
+  );
+  ds.tickets.sort((a, b) => a.issueMs - b.issueMs || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
 }
 
 export function generateDataset(options: DatasetOptions): Dataset {

@@ -12,6 +12,7 @@ import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
 import type { Runtime } from './runtime.js';
+import { registerTravellersTool } from './travellers-tool.js';
 
 export const SERVER_NAME = 'travel-reports-mcp';
 export const SERVER_VERSION = PACKAGE_VERSION;
@@ -23,6 +24,7 @@ export const TOOL_NAMES: readonly string[] = [
   'continue_report',
   'diagnose_connection',
   'export_report',
+  'travellers_at',
 ];
 
 export function instructions(rt: Runtime): string {
@@ -33,6 +35,8 @@ export function instructions(rt: Runtime): string {
     'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the ' +
       'resultId instead of reading rows: it covers every fetched record.',
     'If a result says complete: false, read its notes; continue_report fetches what is missing.',
+    'For who is at a place in a date window (duty of care) call travellers_at: routings alone miss those who ' +
+      'arrived before the window.',
     'Dates accept YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow, today-N and today+N.',
   ];
   if (rt.source === 'demo') {
@@ -60,6 +64,7 @@ export function createServer(rt: Runtime): McpServer {
   registerResultTools(server, rt);
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
+  registerTravellersTool(server, rt);
   registerResultResources(server, rt.results);
   registerResultView(server);
   registerPrompts(server);

@@ -41,7 +41,7 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: 'traveller_tracking',
     title: 'Traveller tracking (duty of care)',
-    description: 'Which travellers are in or arriving at a place in a date window, with contact details.',
+    description: 'Which travellers are at, arriving at or leaving a place in a date window, with contact details.',
     args: {
       destination: z.string().describe('Airport, city or country code, e.g. SIN or SG'),
       dateStart: optional('Window start; default today'),
@@ -49,14 +49,13 @@ export const PROMPTS: readonly PromptDef[] = [
     },
     text: (a) =>
       [
-        `Which of our travellers are in or travelling to ${a.destination} between ${a.dateStart ?? 'today'} and ${a.dateEnd ?? 'today+7'}?`,
-        `1. Call passenger_locations_by_routing with DateStart "${a.dateStart ?? 'today'}", DateEnd ` +
-          `"${a.dateEnd ?? 'today+7'}" and the matching To code (ToAirportCode for a 3-letter airport, ToCityCode ` +
-          `for a city, ToCountryCode for a 2-letter country).`,
-        `2. Cross-check arrivals with passenger_arrivals (ArrivalDateStart/ArrivalDateEnd, same window).`,
-        '3. Use query_report to list travellers (PaxList, RecordLocator, Account, DepartureDateTime, PhoneNbr, ' +
-          'EmailAddress) and count per Account.',
-        'Answer with the list of travellers and how to reach them; say if any result was incomplete.',
+        `Which of our travellers are in, arriving at or leaving ${a.destination} between ${a.dateStart ?? 'today'} and ${a.dateEnd ?? 'today+7'}?`,
+        `1. Call travellers_at with place "${a.destination}" (an airport or a 2-letter country code as it is; ` +
+          `city:CODE for a city code), from "${a.dateStart ?? 'today'}" and to "${a.dateEnd ?? 'today+7'}".`,
+        '2. Use query_report on its resultId to list the travellers per Status (Traveller, From, To, RecordLocator, ' +
+          'Account, PhoneNbr, EmailAddress) and count them per Account.',
+        '3. Name the undecided stays apart, each with its Reason, and leave out those passing through on a connection.',
+        'Answer with the list of travellers and how to reach them; say if the result was incomplete (its notes say which call).',
       ].join('\n'),
   },
   {

@@ -21,6 +21,14 @@ export interface ContinueArgs {
 
 export async function continueResult(rt: Runtime, args: ContinueArgs, extra: ToolExtra) {
   const stored = await rt.results.get(args.resultId);
+  if (stored.report === 'travellers_at') {
+    throw new ReportsError(
+      'invalid_input',
+      `resultId: ${stored.id} is a travellers_at answer, which each call makes whole: call travellers_at again ` +
+        '(its notes say which service calls were incomplete)',
+      { param: 'resultId' },
+    );
+  }
   const def = TRANSACTIONS.find((t) => t.tool === stored.report);
   if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
   const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);

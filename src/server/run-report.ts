@@ -10,6 +10,40 @@ export interface RunOptions {
   maxRecords: number;
   signal?: AbortSignal;
   onProgress?: (fetched: number, total: number) => void;
+  /** Time this fetch may take; default REPORTS_CALL_BUDGET_MS (a tool call making several
+   *  fetches gives each what is left of its own budget). */
+  budgetMs?: number;
+}
+
+/** What fetchRecords answers: the records (unmasked, within the pinned scope) and how complete. */
+export interface FetchedRecords {
+  records: Record<string, unknown>[];
+  totalRecords: number | null;
+  complete: boolean;
+  notes: string[];
+  requests: number;
+}
+
+/**
+ * The same fetch as a report tool's (signing, paging, limiter, deadline, pinned scope), for a
+ * tool that derives its answer from a report instead of holding it (travellers_at): records
+ * outside REPORTS_OWNING_COMPANY_CODES are dropped, nothing is masked or stored.
+ */
+export async function fetchRecords(
+  rt: Runtime,
+  def: TransactionDef,
+  query: Record<string, string>,
+  opts: RunOptions,
+): Promise<FetchedRecords> {
+  const scope = new ScopeFilter(rt.config.owningCompanyCodes);
+  const outcome = await fetchFor(rt, def, query, opts, undefined, (_offset, page) => scope.keep(page));
+  return {
+    records: outcome.pages.flatMap((p) => p.records),
+    totalRecords: outcome.totalRecords,
+    complete: outcome.complete,
+    notes: [...outcome.notes, ...scope.notes()],
+    requests: outcome.requests,
+  };
 }
 
 /** Fetches a report (all pages, within cap and budget) and holds it under a new resultId. */
@@ -110,7 +144,7 @@ function fetchFor(
     paged: def.marks.paging,
     pageSize: rt.config.pageSize,
     maxRecords: opts.maxRecords,
-    budgetMs: rt.config.callBudgetMs,
+    budgetMs: opts.budgetMs ?? rt.config.callBudgetMs,
     signal: opts.signal,
     onProgress: opts.onProgress,
     held,

@@ -170,8 +170,13 @@ describe('prompts', () => {
     [
       'traveller_tracking',
       { destination: 'SIN', dateStart: '20261201', dateEnd: '20261207' },
-      ['passenger_locations_by_routing', 'passenger_arrivals', 'query_report'],
-      ['travelling to SIN between 20261201 and 20261207', 'DateStart "20261201"', 'DateEnd "20261207"'],
+      ['travellers_at', 'query_report'],
+      [
+        'in, arriving at or leaving SIN between 20261201 and 20261207',
+        'place "SIN"',
+        'from "20261201"',
+        'to "20261207"',
+      ],
     ],
     [
       'problematic_segments_for_pcc',

@@ -51,7 +51,7 @@ describe('manifest.json', () => {
     );
     const tracking = manifest.prompts.find((p: { name: string }) => p.name === 'traveller_tracking');
     expect(tracking.text).toContain('${arguments.destination}');
-    expect(tracking.text).toContain('passenger_locations_by_routing');
+    expect(tracking.text).toContain('travellers_at');
   });
 
   it("has package.json's version, which the server also reports", () => {

@@ -1,0 +1,180 @@
+/**
+ * What a travellers_at call does (registered in travellers-tool.ts; README, "Duty of care"):
+ * two passenger_locations_by_routing fetches (arrivals to the place from the look-back to the
+ * window's end, departures from it during the window and the look-ahead), then each candidate
+ * booking's BookingDetail (passengers and itinerary), all through the report tools' own fetch
+ * (run-report.ts: signing, paging, limiter, deadline, pinned scope, UserName). The travellers
+ * found are held as a result like a report's, so query_report, exports and the view work on it.
+ */
+import { setMaxListeners } from 'node:events';
+import { resolveInput } from '../catalog/resolve.js';
+import { findTransaction } from '../catalog/transactions.js';
+import {
+  LOOKAHEAD_DAYS,
+  type Place,
+  resolveTravellersAt,
+  shiftDays,
+  type TravellersAtArgs,
+} from '../catalog/travellers-input.js';
+import type { TransactionDef } from '../catalog/types.js';
+import { cancelledError } from '../errors.js';
+import { presentReport } from '../presentation/index.js';
+import type { Window } from '../results/stays.js';
+import {
+  candidateKey,
+  candidatesOf,
+  sortTravellerRecords,
+  statusCounts,
+  travellerRecords,
+} from '../results/travellers.js';
+import type { ToolExtra } from './progress.js';
+import { fetchRecords } from './run-report.js';
+import { callSignal, type Runtime } from './runtime.js';
+import { enforceScope } from './scope.js';
+import { readBookings } from './travellers-bookings.js';
+import { bookingsNote, callNote, notContinued, params, placeName, RULES_NOTE } from './travellers-notes.js';
+
+/** Most bookings one call reads: each is one request; more makes the answer incomplete, saying so. */
+export const MAX_BOOKINGS = 400;
+/** The columns an answer shows; every field is in the held records (Evidence lists the flights). */
+const COLUMNS = ['Traveller', 'Status', 'From', 'To', 'RecordLocator', 'Account', 'PhoneNbr', 'EmailAddress', 'Reason'];
+
+type Rec = Record<string, unknown>;
+
+export async function callTravellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra) {
+  // One signal for the call's many fetches (each listens to it): linked to the caller's.
+  const linked = new AbortController();
+  setMaxListeners(0, linked.signal);
+  const outer = callSignal(rt, extra.signal);
+  if (outer.aborted) throw cancelledError(outer);
+  const onAbort = () => linked.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await travellersAt(rt, args, extra, linked.signal);
+  } finally {
+    outer.removeEventListener('abort', onAbort);
+  }
+}
+
+async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra, signal: AbortSignal) {
+  const input = resolveTravellersAt(args, { timeZone: rt.config.timeZone, now: rt.now() });
+  const routing = transaction('passenger_locations_by_routing');
+  const details = transaction('booking_details');
+  const deadline = Date.now() + rt.config.callBudgetMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  const ctx = {
+    timeZone: rt.config.timeZone,
+    now: rt.now(),
+    defaultUserName: rt.config.userName,
+    pinnedCompanyCodes: rt.config.owningCompanyCodes,
+    fixedUserName: rt.fixedUserName,
+  };
+  const arrivalsQuery = resolveInput(routing, input.arrivals, ctx).query;
+  const departuresQuery = resolveInput(routing, input.departures, ctx).query;
+  await enforceScope(rt, routing, arrivalsQuery, signal);
+
+  const fetchRouting = (query: Record<string, string>) =>
+    fetchRecords(rt, routing, query, { maxRecords: rt.config.maxRecords, signal, budgetMs: left() });
+  const [arrivals, departures] = await Promise.all([fetchRouting(arrivalsQuery), fetchRouting(departuresQuery)]);
+
+  const place = placeAirports(input.place, arrivals.records, departures.records);
+  const all = candidatesOf([...arrivals.records, ...departures.records]);
+  const candidates = all.slice(0, MAX_BOOKINGS);
+  const read = await readBookings(rt, details, candidates, ctx, { signal, left, extra });
+
+  const window: Window = { start: `${iso(input.from)}T00:00`, end: `${iso(shiftDays(input.to, 1))}T00:00` };
+  const records: Rec[] = [];
+  let unreadable = 0;
+  for (const c of candidates) {
+    const detail = read.found.get(candidateKey(c.routing)!);
+    if (!detail) continue;
+    const out = travellerRecords(c, detail, place, window);
+    records.push(...out.records);
+    unreadable += out.unreadable;
+  }
+  sortTravellerRecords(records);
+
+  const complete =
+    arrivals.complete &&
+    departures.complete &&
+    read.failed.length === 0 &&
+    read.missing.length === 0 &&
+    read.incomplete === 0 &&
+    all.length === candidates.length;
+  const notes = [
+    `${records.length} traveller stays at ${placeName(input.place)} touch ${input.from}-${input.to}: ` +
+      `${statusCounts(records)}. Undecided stays are listed last, each with its Reason; Evidence lists the flights ` +
+      'each rests on.',
+    callNote('arrivals', arrivalsQuery, arrivals),
+    callNote('departures', departuresQuery, departures),
+    ...arrivals.notes.map((n) => `arrivals: ${notContinued(n)}`),
+    ...departures.notes.map((n) => `departures: ${notContinued(n)}`),
+    bookingsNote(candidates.length, read),
+    ...(all.length > candidates.length
+      ? [
+          `${all.length} bookings were found, more than the ${MAX_BOOKINGS} one call reads: the last ` +
+            `${all.length - candidates.length} were not read. Narrow the window or the place.`,
+        ]
+      : []),
+    ...(unreadable ? [`${unreadable} air segments had unreadable dates or times and were left out.`] : []),
+    ...(input.place.kind === 'Airport' && !arrivals.records.length && !departures.records.length
+      ? [
+          `No flight into or out of airport ${input.place.code} was found; if ${input.place.code} is a city code ` +
+            `(LON, NYC...), ask for city:${input.place.code}.`,
+        ]
+      : []),
+    ...(input.place.kind === 'Airport'
+      ? []
+      : [
+          `Airports of ${placeName(input.place)} learnt from the routing answers: ` +
+            `${[...place].sort().join(', ') || 'none'}.`,
+        ]),
+    RULES_NOTE,
+  ];
+  const query: Record<string, string> = {
+    place: input.place.code,
+    placeKind: input.place.kind.toLowerCase(),
+    from: input.from,
+    to: input.to,
+    lookbackDays: String(input.lookbackDays),
+    lookaheadDays: String(LOOKAHEAD_DAYS),
+    arrivals: params(arrivalsQuery),
+    departures: params(departuresQuery),
+  };
+  rt.log(
+    `travellers_at: ${records.length} stays from ${candidates.length} bookings, ` +
+      `${arrivals.requests + departures.requests + read.requests} requests${complete ? '' : ' (incomplete)'}`,
+  );
+  const stored = await rt.results.put({
+    report: 'travellers_at',
+    source: rt.source,
+    query: rt.redact(query),
+    sentQuery: query,
+    totalRecords: records.length,
+    complete,
+    notes: notes.map(rt.redact.text),
+    records: rt.redact.records(records),
+    held: [{ offset: 0, count: records.length }],
+  });
+  return presentReport(stored, { fields: COLUMNS });
+}
+
+function transaction(tool: string): TransactionDef {
+  const def = findTransaction(tool);
+  if (!def) throw new Error(`travellers_at: the catalog has no ${tool}`);
+  return def;
+}
+
+/** The place's airports: the code itself, or those the routing answers show arriving into and leaving from it. */
+function placeAirports(place: Place, arrivals: readonly Rec[], departures: readonly Rec[]): Set<string> {
+  if (place.kind === 'Airport') return new Set([place.code]);
+  const codes = new Set<string>();
+  for (const r of arrivals) if (typeof r.OffPoint === 'string' && r.OffPoint) codes.add(r.OffPoint.toUpperCase());
+  for (const r of departures)
+    if (typeof r.BoardPoint === 'string' && r.BoardPoint) codes.add(r.BoardPoint.toUpperCase());
+  return codes;
+}
+
+function iso(ymd: string): string {
+  return `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+}

@@ -1,0 +1,47 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { travellersAtShape } from '../catalog/travellers-input.js';
+import { quote } from '../errors.js';
+import { reportResultSchema } from '../presentation/shapes.js';
+import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
+import { guard } from './boundary.js';
+import type { ToolExtra } from './progress.js';
+import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
+import type { Runtime } from './runtime.js';
+
+const TITLE = 'Travellers at a place';
+
+/**
+ * travellers_at, for duty of care (README, "Duty of care"). Its call lives in
+ * travellers-call.ts, loaded with the first call (see report-tools.ts).
+ */
+export function registerTravellersTool(server: McpServer, rt: Runtime): void {
+  const accepted = Object.keys(travellersAtShape);
+  server.registerTool(
+    'travellers_at',
+    {
+      title: TITLE,
+      description:
+        'Who is at a place (airport, city or country) between two dates, for duty of care: per traveller, ' +
+        'arriving, in place, leaving or passing through, from when to when, booking, account, contact, and the ' +
+        'flights it rests on; stays that cannot be decided are listed last with the reason. Reads routings and each ' +
+        "booking's itinerary; holds the answer under a resultId for query_report.",
+      inputSchema: z.strictObject(travellersAtShape, {
+        error: (iss) =>
+          iss.code === 'unrecognized_keys'
+            ? `unknown parameter ${iss.keys.map((k) => quote(k)).join(', ')}; accepted: ${accepted.join(', ')}`
+            : 'arguments: not an object; use {"place": "SIN", "from": "today", "to": "today+6"}',
+      }),
+      outputSchema: reportResultSchema.shape,
+      annotations: { title: TITLE, ...READ_ONLY_ANNOTATIONS },
+      _meta: RESULT_VIEW_TOOL_META,
+    },
+    guard(
+      'travellers_at',
+      rt.secrets,
+      rt.log,
+      async (args, extra: ToolExtra) => (await import('./travellers-call.js')).callTravellersAt(rt, args, extra),
+      rt.redact.text,
+    ),
+  );
+}
