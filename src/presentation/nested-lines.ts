@@ -5,7 +5,7 @@
  * Every line starts with our own two spaces and "↳ " or "| ", so nothing the service sends
  * starts a line of the text.
  */
-import { collectPaths } from '../results/paths.js';
+import { collectPaths, valueAt } from '../results/paths.js';
 import { isEmpty, truncate } from '../results/values.js';
 import { type Table, tableLine, textCell } from './text-fit.js';
 
@@ -20,7 +20,7 @@ type Rec = Record<string, unknown>;
 /** The list paths of `records` holding objects: top level, or one nested object down. */
 export function objectListPaths(records: readonly Rec[]): string[] {
   return collectPaths(records).filter(
-    (path) => path.split('.').length <= 2 && records.some((r) => listOfObjects(listAt(r, path))),
+    (path) => path.split('.').length <= 2 && records.some((r) => listOfObjects(valueAt(r, path))),
   );
 }
 
@@ -38,7 +38,7 @@ export function withNestedLines(table: Table, paths: readonly string[]): Table {
 }
 
 function listLines(record: Rec, path: string): string[] {
-  const list = listAt(record, path);
+  const list = valueAt(record, path);
   if (!Array.isArray(list) || !list.length) return [];
   const items = list.slice(0, MAX_ITEMS);
   const owner = ownerOf(record);
@@ -71,15 +71,6 @@ function ownerOf(record: Rec): string | undefined {
   const summary = record.Summary as Rec | undefined;
   const locator = record.RecordLocator ?? (summary && typeof summary === 'object' ? summary.RecordLocator : undefined);
   return typeof locator === 'string' && locator ? locator : undefined;
-}
-
-function listAt(record: Rec, path: string): unknown {
-  let v: unknown = record;
-  for (const part of path.split('.')) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = (v as Rec)[part];
-  }
-  return v;
 }
 
 function listOfObjects(v: unknown): boolean {

@@ -33,6 +33,16 @@ function walk(value: unknown, parts: string[], i: number): unknown {
   return undefined;
 }
 
+/** The value at `path` through nested objects only (not through lists): where a list lives. */
+export function valueAt(record: Record<string, unknown>, path: string): unknown {
+  let v: unknown = record;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
 export function getPath(record: Record<string, unknown>, path: string): unknown {
   return compilePath(path)(record);
 }

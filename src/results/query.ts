@@ -14,7 +14,7 @@
  */
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
-import { collectPaths, compilePath, type Getter, resolveField } from './paths.js';
+import { collectPaths, compilePath, type Getter, resolveField, valueAt } from './paths.js';
 import {
   type AggregateFn,
   DEFAULT_QUERY_LIMIT,
@@ -125,7 +125,7 @@ function money(report: string | undefined, rows: readonly Row[], unnest: string 
 /** `unnest` as the records spell it; it must name a list (of objects or of values). */
 function resolveList(records: readonly Row[], unnest: string): string {
   const known = collectPaths(records);
-  const lists = known.filter((p) => records.some((r) => Array.isArray(listAt(r, p))));
+  const lists = known.filter((p) => records.some((r) => Array.isArray(valueAt(r, p))));
   if (!records.length) return unnest;
   const path = resolveField(unnest, known, 'unnest');
   if (!lists.includes(path)) {
@@ -138,16 +138,6 @@ function resolveList(records: readonly Row[], unnest: string): string {
   return path;
 }
 
-/** The list at `path` of one record (through nested objects, not through other lists). */
-function listAt(record: Row, path: string): unknown {
-  let v: unknown = record;
-  for (const part of path.split('.')) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = (v as Row)[part];
-  }
-  return v;
-}
-
 /**
  * One row per item of the list at `path`: the item's own fields, then the parent record's
  * key fields (its top-level values and those of its nested objects, as dot paths) where the
@@ -158,7 +148,7 @@ export function unnestRecords(records: readonly Row[], path: string): Row[] {
   const leaf = path.slice(path.lastIndexOf('.') + 1);
   const out: Row[] = [];
   for (const record of records) {
-    const list = listAt(record, path);
+    const list = valueAt(record, path);
     if (!Array.isArray(list) || !list.length) continue;
     const carried = parentFields(record);
     for (const item of list) {

@@ -16,6 +16,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckedClient } from '../helpers/checked-client.js';
 import { readAllRecords } from '../helpers/resources.js';
+import { closeStdio } from '../helpers/stdio.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 type Rec = Record<string, unknown>;
@@ -40,15 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const pid = transport?.pid;
-  await client?.close();
-  if (pid) {
-    try {
-      process.kill(pid);
-    } catch {
-      // already gone: the client's close ended it
-    }
-  }
+  await closeStdio(client, transport?.pid ?? undefined);
   rmSync(exportDir, { recursive: true, force: true });
   console.error(`[answers] question | calls | text chars | structuredContent chars\n${sizes.join('\n')}`);
 });

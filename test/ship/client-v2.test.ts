@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { closeStdio } from '../helpers/stdio.js';
 
 const SERVER = path.resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'index.js');
 
@@ -24,15 +25,7 @@ beforeAll(async () => {
   await client.connect(transport);
 });
 afterAll(async () => {
-  const pid = transport?.pid;
-  await client?.close();
-  if (pid) {
-    try {
-      process.kill(pid);
-    } catch {
-      // already gone
-    }
-  }
+  await closeStdio(client, transport?.pid ?? undefined);
 });
 
 describe('MCP TypeScript SDK v2 client over stdio', () => {
