@@ -41,7 +41,7 @@ function tableLine(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function cell(value: unknown, width: number): string {
+export function cell(value: unknown, width: number): string {
   if (value === undefined || value === null) return '';
   let text: string;
   // Cells show values as the service sent them: 41246 is often an id, not a quantity.

@@ -12,6 +12,7 @@ import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
 import type { Runtime } from './runtime.js';
+import { registerSqlTool } from './sql-tool.js';
 
 export const SERVER_NAME = 'travel-reports-mcp';
 export const SERVER_VERSION = PACKAGE_VERSION;
@@ -21,6 +22,7 @@ export const TOOL_NAMES: readonly string[] = [
   ...TRANSACTIONS.map((t) => t.tool),
   'query_report',
   'continue_report',
+  'sql_query',
   'diagnose_connection',
   'export_report',
 ];
@@ -58,6 +60,7 @@ export function createServer(rt: Runtime): McpServer {
   );
   registerReportTools(server, rt);
   registerResultTools(server, rt);
+  registerSqlTool(server, rt);
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
   registerResultResources(server, rt.results);
