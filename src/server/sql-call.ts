@@ -18,7 +18,8 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }) {
   const { sql } = args;
   checkStartsAsRead(sql);
   const held = await rt.results.list();
-  const read = namedTables(sql, held);
+  // Oldest first: the order in which the caller fetched them.
+  const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
   const engine = await rt.sqlEngine();
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;

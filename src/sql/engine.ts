@@ -126,8 +126,14 @@ export class SqlEngine {
       const timer =
         timeoutMs === undefined ? undefined : setTimeout(() => this.reset(timeoutError(timeoutMs)), timeoutMs);
       this.pending.set(id, {
-        resolve: (r) => (clearTimeout(timer), resolve(r)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       worker.postMessage({ ...body, id });
     });
