@@ -34,5 +34,6 @@ export function namedTables<T extends { table: string }>(sql: string, tables: re
     for (const w of words) if (w === t || w.startsWith(`${t}__`)) return true;
     return false;
   };
-  return tables.filter((t) => named(t.table));
+  // A result held before tables were named (Redis, an older replica) has none.
+  return tables.filter((t) => typeof t.table === 'string' && named(t.table));
 }
