@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultStore } from '../../src/results/store.js';
 import { parseCsv } from '../helpers/csv-parse.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllCsv, readAllRecords } from '../helpers/resources.js';
@@ -255,6 +256,32 @@ describe('sql_query tables hold masked records', () => {
       const names = (s.rt.sandbox!.report('AirSegmentsByDate', AIR) as Rec[]).map((r) => String(r.Passengers));
       const all = ok(await s.call('sql_query', { sql: 'SELECT DISTINCT Passengers FROM air_segments_by_date_1' }));
       for (const row of all.rows as Rec[]) expect(names).not.toContain(row.Passengers);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
+});
+
+describe('sql_query tables and the results budget', () => {
+  it('counts a result table bytes in the store and drops the tables with the result', async () => {
+    const s = await startInProcess({ resultsMemory: () => 0 });
+    try {
+      const air = ok(await s.call('air_segments_by_date', AIR));
+      const store = s.rt.store as ResultStore;
+      const before = store.bytes;
+      ok(await s.call('sql_query', { sql: 'SELECT COUNT(*) AS n FROM air_segments_by_date_1' }));
+      const tableBytes = store.bytes - before;
+      // SQLite's pages (4,096 bytes each) that the result's table occupies.
+      expect(tableBytes).toBeGreaterThan(0);
+      expect(tableBytes % 4096).toBe(0);
+      expect(store.delete(String(air.resultId))).toBe(true);
+      expect(store.bytes).toBe(0);
+      const gone = await s.call('sql_query', { sql: 'SELECT COUNT(*) AS n FROM air_segments_by_date_1' });
+      expect(refusal(gone)).toBe(
+        "Invalid argument for sql_query: sql: 'SELECT COUNT(*) AS n FROM air_segments_by_date_1' failed in SQLite: " +
+          'no such table: air_segments_by_date_1. You hold no results yet: run a report tool first; its answer names ' +
+          'its table (`table`). Nothing was sent to the service; correct the argument and call again.',
+      );
     } finally {
       await s.close();
     }
