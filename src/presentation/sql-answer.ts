@@ -5,14 +5,18 @@
  * complete, and a resource_link to every row when not all fit.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { capStrings } from '../results/cut.js';
+import { capStrings, fitValue } from '../results/cut.js';
 import { truncate } from '../results/values.js';
-import { fitRows } from './row-budget.js';
+import { fitRows, STRUCTURED_ROWS_CHAR_LIMIT } from './row-budget.js';
 import type { SqlResult } from './shapes.js';
 import { cell, fit, n, type Table } from './text-fit.js';
 
 /** Longest cell shown in structuredContent; the resource pages hold them whole. */
 export const SQL_CELL_CHARS = 2_000;
+/** The ceiling of structuredContent serialised (docs/architecture.md, "Bounded output"). */
+const STRUCTURED_CHAR_LIMIT = 100_000;
+/** Tables listed in one answer (a statement naming more is rare; notes still cover every incomplete one). */
+const MAX_TABLES_LISTED = 100;
 
 /** A held result the statement read. */
 export interface TableRead {
@@ -36,23 +40,41 @@ export interface SqlAnswer {
 }
 
 /** The rows as structuredContent can hold them; `leftOut` > 0 means a resource is needed. */
-export function fitSqlRows(rows: readonly Record<string, unknown>[]): {
+export function fitSqlRows(
+  rows: readonly Record<string, unknown>[],
+  limitChars = STRUCTURED_ROWS_CHAR_LIMIT,
+): {
   rows: Record<string, unknown>[];
   leftOut: number;
 } {
-  return fitRows(rows.map((r) => capStrings(r, SQL_CELL_CHARS)));
+  // One row is always kept (paging must move on): its cells are cut further until it fits.
+  const size = (r: Record<string, unknown>) => JSON.stringify(r).length;
+  return fitRows(
+    rows.map((r) => {
+      const capped = capStrings(r, SQL_CELL_CHARS);
+      // Cut again from the row as it came, so each marker tells the value's real length.
+      return size(capped) <= limitChars - 2 ? capped : fitValue(r, limitChars - 2, size);
+    }),
+    limitChars,
+  );
+}
+
+/** Room left for rows once the rest of structuredContent is written, within its 100,000 characters. */
+function rowsRoom(rest: object): number {
+  return Math.min(STRUCTURED_ROWS_CHAR_LIMIT, STRUCTURED_CHAR_LIMIT - JSON.stringify(rest).length - 100);
 }
 
 export function presentSql(answer: SqlAnswer): CallToolResult {
-  const fitted = fitSqlRows(answer.rows);
+  const tables = answer.tables.slice(0, MAX_TABLES_LISTED);
   const notes = [...answer.notes];
-  for (const t of answer.tables) if (!t.complete) notes.push(incompleteLine(t));
+  for (const t of tables) if (!t.complete) notes.push(incompleteLine(t));
+  const fitted = fitSqlRows(answer.rows, rowsRoom({ columns: answer.columns, tables, notes }));
   const structured: SqlResult = {
     columns: answer.columns,
     rows: fitted.rows,
     rowCount: answer.rowCount,
     truncated: fitted.rows.length < answer.rowCount,
-    tables: answer.tables.map(({ table, resultId, report, complete }) => ({ table, resultId, report, complete })),
+    tables: tables.map(({ table, resultId, report, complete }) => ({ table, resultId, report, complete })),
     ...(answer.resourceUri ? { resourceUri: answer.resourceUri } : {}),
     ...(notes.length ? { notes } : {}),
   };
@@ -83,9 +105,12 @@ function renderSql(answer: SqlAnswer, structuredRows: number, notes: string[]): 
   const head = [`sql_query: ${n(rowCount)} row${rowCount === 1 ? '' : 's'}.`];
   head.push(
     answer.tables.length
-      ? `Tables read: ${answer.tables
-          .map((t) => `${t.table} (${t.report}, ${t.resultId}, ${t.complete ? 'complete' : 'INCOMPLETE'})`)
-          .join('; ')}.`
+      ? `Tables read: ${truncate(
+          answer.tables
+            .map((t) => `${t.table} (${t.report}, ${t.resultId}, ${t.complete ? 'complete' : 'INCOMPLETE'})`)
+            .join('; '),
+          6_000,
+        )}.`
       : 'Tables read: none of your held results.',
   );
   for (const note of notes.slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);

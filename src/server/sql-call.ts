@@ -11,6 +11,10 @@ import type { Runtime } from './runtime.js';
 export const SQL_MAX_ROWS = 100_000;
 /** Most characters of cells a statement returns, across its rows. */
 export const SQL_MAX_CHARS = 64_000_000;
+/** Most columns an answer has, and the longest column name shown: with the row budget, they
+ *  keep structuredContent under 100,000 characters (docs/sql.md, Safety). */
+export const SQL_MAX_COLUMNS = 300;
+const SQL_COLUMN_NAME_CHARS = 60;
 /** Longest list of tables and columns in a failed statement's answer. */
 const TABLES_LIST_CHARS = 6_000;
 
@@ -35,7 +39,15 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }) {
     const tables = await engine.describe(rt.owner, held.map(source(rt)), ids);
     throw invalidInput('sql', sql, `failed in SQLite: ${cutText(err.message, 500)}. ${tablesLine(tables)}`);
   }
-  const columns = uniqueNames(output.columns);
+  if (output.columns.length > SQL_MAX_COLUMNS) {
+    throw invalidInput(
+      'sql',
+      sql,
+      `returns ${output.columns.length} columns; at most ${SQL_MAX_COLUMNS} can be answered: select fewer`,
+    );
+  }
+  // Names come from the statement or the service's field names: cut so the answer stays bounded.
+  const columns = uniqueNames(output.columns.map((c) => cutText(c, SQL_COLUMN_NAME_CHARS)));
   const rows = output.rows.map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
   const tables: TableRead[] = read.map((r) => ({
     table: r.table,

@@ -287,3 +287,29 @@ describe('sql_query tables and the results budget', () => {
     }
   }, 30_000);
 });
+
+describe('sql_query answers stay bounded whatever the statement returns', () => {
+  it('cuts long names and cells and keeps structuredContent and the text under 100,000 characters', async () => {
+    const s = await startInProcess();
+    try {
+      const name = (i: number) => `column_${String(i).padStart(3, '0')}_${'n'.repeat(64)}`;
+      const select = Array.from({ length: 180 }, (_, i) => `x AS ${name(i)}`).join(', ');
+      const sql = `WITH v(x) AS (SELECT printf('%.5000c', 'x')) SELECT ${select} FROM v`;
+      const result = await s.call('sql_query', { sql });
+      const out = ok(result);
+      expect(JSON.stringify(out).length).toBeLessThanOrEqual(100_000);
+      expect(textOf(result).length).toBeLessThanOrEqual(100_000);
+      const shownName = `${name(0).slice(0, 60)}…[cut: 75 characters]`;
+      expect((out.columns as string[])[0]).toBe(shownName);
+      expect(out.rowCount).toBe(1);
+      const [first] = out.rows as Rec[];
+      expect(String(first[shownName])).toMatch(/^x+…\[cut: 5,000 characters\]$/);
+      const many = Array.from({ length: 301 }, (_, i) => `${i} AS c${i}`).join(', ');
+      expect(refusal(await s.call('sql_query', { sql: `SELECT ${many}` }))).toContain(
+        'returns 301 columns; at most 300 can be answered: select fewer.',
+      );
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
+});
