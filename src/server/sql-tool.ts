@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { errorFor } from '../catalog/controls.js';
 import { sqlResultSchema } from '../presentation/shapes.js';
 import { MAX_SQL_CHARS } from '../sql/statement-text.js';
 import { guard } from './boundary.js';
@@ -10,6 +11,12 @@ import type { Runtime } from './runtime.js';
  * sql_query: one read-only SQLite statement over the caller's held results (docs/sql.md).
  * What a call does lives in sql-call.ts, loaded with the first call (as report-tools.ts does).
  */
+const sqlError = errorFor(
+  'sql',
+  `is not a statement of 1 to ${MAX_SQL_CHARS.toLocaleString('en-US')} characters`,
+  'send one SELECT or WITH statement in SQLite syntax',
+);
+
 export function registerSqlTool(server: McpServer, rt: Runtime): void {
   server.registerTool(
     'sql_query',
@@ -23,9 +30,9 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
       inputSchema: z
         .object({
           sql: z
-            .string()
-            .min(1)
-            .max(MAX_SQL_CHARS)
+            .string({ error: sqlError })
+            .min(1, { error: sqlError })
+            .max(MAX_SQL_CHARS, { error: sqlError })
             .describe('One SELECT or WITH statement in SQLite syntax; quote odd names with "double quotes"'),
         })
         .strict(),

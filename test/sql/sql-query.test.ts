@@ -313,3 +313,24 @@ describe('sql_query answers stay bounded whatever the statement returns', () => 
     }
   }, 30_000);
 });
+
+describe('sql_query arguments', () => {
+  it('names the argument, what was received (cut short) and what is expected', async () => {
+    const s = await startInProcess();
+    try {
+      const long = `SELECT '${'y'.repeat(20_000)}'`;
+      const tooLong = await s.call('sql_query', { sql: long });
+      expect(tooLong.isError).toBe(true);
+      expect(textOf(tooLong)).toContain(
+        `sql: '${long.slice(0, 80)}…[cut: 20,009 characters]' is not a statement of 1 to 20,000 characters; ` +
+          'send one SELECT or WITH statement in SQLite syntax',
+      );
+      const notText = await s.call('sql_query', { sql: 42 });
+      expect(textOf(notText)).toContain(
+        'sql: 42 (number) is not a statement of 1 to 20,000 characters; send one SELECT or WITH statement in SQLite syntax',
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});
