@@ -34,6 +34,8 @@ export function instructions(rt: Runtime): string {
       'exact summary and the first rows.',
     'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the ' +
       'resultId instead of reading rows: it covers every fetched record.',
+    'For questions across results (joins, e.g. on RecordLocator) call sql_query: each report answer names its ' +
+      'SQL table.',
     'If a result says complete: false, read its notes; continue_report fetches what is missing.',
     'Dates accept YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow, today-N and today+N.',
   ];
