@@ -41,6 +41,7 @@ export async function sqlCase(input: CaseInput): Promise<CaseOutput> {
     .map((r, i) => ({ TktNumber: String(1_000_000_000 + i), RecordLocator: r.RecordLocator, Account: r.Account }));
   const build: number[] = [];
   const bytesPerRecord: number[] = [];
+  const rssPerRecord: number[] = [];
   const groupBy: number[] = [];
   const join: number[] = [];
   const jsGroupBy: number[] = [];
@@ -53,9 +54,12 @@ export async function sqlCase(input: CaseInput): Promise<CaseOutput> {
     const held = new Set(['a', 'b']);
     try {
       await engine.query('bench', [], held, 'SELECT 1', limits); // the worker and SQLite started
+      const rss = process.memoryUsage.rss();
       let t = performance.now();
       await engine.query('bench', [a], held, 'SELECT 1', limits);
       build.push(ms(t));
+      // The worker's WASM memory and the copies made while building, as the process sees them.
+      rssPerRecord.push((process.memoryUsage.rss() - rss) / SQL_BENCH.records);
       bytesPerRecord.push(bytes / SQL_BENCH.records);
       await engine.query('bench', [b], held, 'SELECT 1', limits);
       t = performance.now();
@@ -92,6 +96,7 @@ export async function sqlCase(input: CaseInput): Promise<CaseOutput> {
     rows: [
       row(c, 'build tables on first use (100k records)', 'ms', build),
       row(c, 'engine table bytes per held record', 'bytes', bytesPerRecord),
+      row(c, 'process RSS growth per held record while building', 'bytes', rssPerRecord),
       row(c, 'group-by CarrierCode, count, count distinct', 'ms', groupBy),
       row(c, `join 100k x ${SQL_BENCH.joined / 1000}k on RecordLocator, grouped`, 'ms', join),
       row(c, 'same group-by by query_report (JS engine)', 'ms', jsGroupBy),
