@@ -181,12 +181,21 @@ function timeoutError(ms: number): ReportsError {
 declare const __SQL_WORKER_SOURCE__: string | undefined;
 
 /**
+ * A small young generation: each chunk of records cloned into the worker is garbage once
+ * inserted, and collecting it sooner about halves the process's growth while building
+ * (bench case 7, 100,000 records, same machine: 760 bytes per record instead of 1,430, for
+ * 1.4 s of building instead of 1.0 s).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
+/**
  * The worker: in the one-file bundle its source is embedded at build time (scripts/mcpb.ts),
  * beside the built server it is worker.js, and under the tests (TypeScript sources, which a
  * worker thread cannot load) it is the built one: the test run builds first.
  */
 function startWorker(): Worker {
-  if (typeof __SQL_WORKER_SOURCE__ === 'string') return new Worker(__SQL_WORKER_SOURCE__, { eval: true });
+  if (typeof __SQL_WORKER_SOURCE__ === 'string')
+    return new Worker(__SQL_WORKER_SOURCE__, { eval: true, resourceLimits: WORKER_LIMITS });
   const here = import.meta.url;
   const built = here.endsWith('.ts') ? new URL('../../dist/src/sql/worker.js', here) : new URL('./worker.js', here);
   if (!existsSync(fileURLToPath(built)))
@@ -194,5 +203,5 @@ function startWorker(): Worker {
       'configuration',
       `The SQL engine's worker ${fileURLToPath(built)} is missing; run npm run build.`,
     );
-  return new Worker(built);
+  return new Worker(built, { resourceLimits: WORKER_LIMITS });
 }
