@@ -15,10 +15,12 @@ export const SQL_MAX_CHARS = 64_000_000;
  *  keep structuredContent under 100,000 characters (docs/sql.md, Safety). */
 export const SQL_MAX_COLUMNS = 300;
 const SQL_COLUMN_NAME_CHARS = 60;
+/** Results whose tables a failed statement's answer lists (most recent first). */
+const DESCRIBED_RESULTS = 20;
 /** Longest list of tables and columns in a failed statement's answer. */
 const TABLES_LIST_CHARS = 6_000;
 
-export async function sqlQuery(rt: Runtime, args: { sql: string }) {
+export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: AbortSignal) {
   const { sql } = args;
   checkStartsAsRead(sql);
   const held = await rt.results.list();
@@ -28,16 +30,24 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }) {
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;
   try {
-    output = await engine.query(rt.owner, read.map(source(rt)), ids, sql, {
-      maxRows: SQL_MAX_ROWS,
-      maxChars: SQL_MAX_CHARS,
-    });
+    output = await engine.query(
+      rt.owner,
+      read.map(source(rt)),
+      ids,
+      sql,
+      { maxRows: SQL_MAX_ROWS, maxChars: SQL_MAX_CHARS },
+      signal,
+    );
   } catch (err) {
     if (!(err instanceof SqlFailure)) throw err;
     if (err.refused) throw invalidInput('sql', sql, err.message);
     // The caller's tables and columns, so the model can correct the statement in one more call.
-    const tables = await engine.describe(rt.owner, held.map(source(rt)), ids);
-    throw invalidInput('sql', sql, `failed in SQLite: ${cutText(err.message, 500)}. ${tablesLine(tables)}`);
+    // The most recent results only: describing builds their tables, which costs time.
+    const described = held.slice(0, DESCRIBED_RESULTS);
+    const tables = await engine.describe(rt.owner, described.map(source(rt)), ids);
+    const more = held.length - described.length;
+    const also = more > 0 ? ` (and ${more} older results: their tables are named in their answers)` : '';
+    throw invalidInput('sql', sql, `failed in SQLite: ${cutText(err.message, 500)}. ${tablesLine(tables)}${also}`);
   }
   if (output.columns.length > SQL_MAX_COLUMNS) {
     throw invalidInput(

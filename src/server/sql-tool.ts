@@ -4,8 +4,9 @@ import { errorFor } from '../catalog/controls.js';
 import { sqlResultSchema } from '../presentation/shapes.js';
 import { MAX_SQL_CHARS } from '../sql/statement-text.js';
 import { guard } from './boundary.js';
+import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
-import type { Runtime } from './runtime.js';
+import { callSignal, type Runtime } from './runtime.js';
 
 /**
  * sql_query: one read-only SQLite statement over the caller's held results (docs/sql.md).
@@ -39,6 +40,8 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
       outputSchema: sqlResultSchema.shape,
       annotations: { title: 'SQL over held results', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
     },
-    guard('sql_query', rt.secrets, rt.log, async (args) => (await import('./sql-call.js')).sqlQuery(rt, args)),
+    guard('sql_query', rt.secrets, rt.log, async (args, extra: ToolExtra) =>
+      (await import('./sql-call.js')).sqlQuery(rt, args, callSignal(rt, extra.signal)),
+    ),
   );
 }

@@ -58,10 +58,25 @@ export class SqlEngine {
 
   /** Runs `sql` over `owner`'s database after building the tables of `sources` it lacks and dropping
    *  those of results no longer in `held`. */
-  query(owner: string, sources: readonly TableSource[], held: ReadonlySet<string>, sql: string, limits: RunLimits) {
+  query(
+    owner: string,
+    sources: readonly TableSource[],
+    held: ReadonlySet<string>,
+    sql: string,
+    limits: RunLimits,
+    signal?: AbortSignal,
+  ) {
     return this.serial(async () => {
       await this.prepare(owner, sources, held);
-      return (await this.ask({ op: 'run', owner, sql, limits }, this.options.timeoutMs)).value as RunOutput;
+      signal?.throwIfAborted();
+      // A cancelled call stops its statement the only way there is: the worker goes.
+      const cancel = () => this.reset(new ReportsError('cancelled', 'The sql_query call was cancelled.'));
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return (await this.ask({ op: 'run', owner, sql, limits }, this.options.timeoutMs)).value as RunOutput;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
     });
   }
 

@@ -334,3 +334,34 @@ describe('sql_query arguments', () => {
     }
   });
 });
+
+describe('sql_query cancelled by the client', () => {
+  it('stops the statement (its worker goes) so the next statement runs at once', async () => {
+    // A timeout far beyond the test's own: only the cancel can free the engine in time.
+    const s = await startInProcess({ env: { REPORTS_SQL_TIMEOUT_MS: '600000' } });
+    try {
+      const air = ok(await s.call('air_segments_by_date', AIR));
+      const controller = new AbortController();
+      const runaway = s.client
+        .callTool(
+          {
+            name: 'sql_query',
+            arguments: {
+              sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c',
+            },
+          },
+          undefined,
+          { signal: controller.signal },
+        )
+        .catch((err: Error) => err);
+      // The engine is busy with the runaway once a query_report has answered meanwhile.
+      ok(await s.call('query_report', { resultId: air.resultId, aggregates: [{ fn: 'count' }] }));
+      controller.abort();
+      expect(String(await runaway)).toContain('AbortError');
+      const next = ok(await s.call('sql_query', { sql: 'SELECT COUNT(*) AS n FROM air_segments_by_date_1' }));
+      expect(next.rows).toEqual([{ n: air.fetchedRecords }]);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
+});
