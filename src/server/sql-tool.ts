@@ -40,8 +40,14 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
       outputSchema: sqlResultSchema.shape,
       annotations: { title: 'SQL over held results', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
     },
-    guard('sql_query', rt.secrets, rt.log, async (args, extra: ToolExtra) =>
-      (await import('./sql-call.js')).sqlQuery(rt, args, callSignal(rt, extra.signal)),
+    guard(
+      'sql_query',
+      rt.secrets,
+      rt.log,
+      async (args, extra: ToolExtra) =>
+        (await import('./sql-call.js')).sqlQuery(rt, args, callSignal(rt, extra.signal)),
+      // An error may quote the statement, which may quote a traveller (REPORTS_REDACT_PII).
+      rt.redact.text,
     ),
   );
 }
