@@ -5,7 +5,7 @@
  * Prints min/median/max of BENCH_RUNS runs (default 7; memory 5) and writes
  * bench/results.json with the Node version, CPU count and commit.
  * BENCH_CASES=paging,memory runs only some (paging, small-call, cold-start, memory,
- * throughput, tokens).
+ * throughput, tokens, sql).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -26,7 +26,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.join(here, '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 5);
-const ALL = ['paging', 'small-call', 'cold-start', 'memory', 'throughput', 'tokens'];
+const ALL = ['paging', 'small-call', 'cold-start', 'memory', 'throughput', 'tokens', 'sql'];
 const selected = new Set(process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : ALL);
 
 /** Runs a case in a fresh process; its stderr (our server's log) is counted, not shown. */
@@ -80,7 +80,7 @@ try {
   const note = (name: string) =>
     process.stderr.write(`bench: ${name} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 
-  for (const name of ['paging', 'small-call', 'throughput', 'tokens']) {
+  for (const name of ['paging', 'small-call', 'throughput', 'tokens', 'sql']) {
     if (!selected.has(name)) continue;
     note(name);
     const out = await inWorker<CaseOutput>(name, input);

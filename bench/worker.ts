@@ -7,6 +7,7 @@ import type { CaseInput } from './cases/context.js';
 import { budgetRun, peakRun } from './cases/memory.js';
 import { pagingCase } from './cases/paging.js';
 import { smallCallCase } from './cases/small-call.js';
+import { sqlCase } from './cases/sql.js';
 import { throughputCase } from './cases/throughput.js';
 import { tokensCase } from './cases/tokens.js';
 
@@ -15,6 +16,7 @@ const CASES: Record<string, (input: CaseInput) => Promise<unknown>> = {
   'small-call': smallCallCase,
   throughput: throughputCase,
   tokens: tokensCase,
+  sql: sqlCase,
   'memory-peak': peakRun,
   'memory-budget': budgetRun,
 };

@@ -29,10 +29,32 @@ export async function readManifest(dir = ROOT): Promise<Manifest> {
 }
 
 /**
+ * The SQL worker (src/sql/worker.ts) as one CommonJS script with SQLite's wasm inlined (sql.js's
+ * own inline build), to be embedded in the server file and started as an eval'd worker: the
+ * bundle stays one file, and no .wasm or native add-on ships beside it.
+ */
+export async function bundleSqlWorker(): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(ROOT, 'src', 'sql', 'worker.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    alias: { 'sql.js': path.join(ROOT, 'node_modules', 'sql.js', 'dist', 'sql-wasm-inline.js') },
+  });
+  return out.outputFiles[0].text;
+}
+
+/**
  * One ESM file for Node 20. Bundled CommonJS dependencies still call require() for Node's
- * built-ins, which an ES module lacks, so the banner defines it.
+ * built-ins, which an ES module lacks, so the banner defines it. The SQL worker's source is
+ * embedded as a string constant (src/sql/engine.ts starts it from there).
  */
 export async function bundleServer(outfile: string): Promise<void> {
+  const sqlWorker = await bundleSqlWorker();
   await build({
     entryPoints: [path.join(ROOT, 'src', 'index.ts')],
     outfile,
@@ -42,6 +64,7 @@ export async function bundleServer(outfile: string): Promise<void> {
     format: 'esm',
     legalComments: 'none',
     logLevel: 'warning',
+    define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker) },
     banner: {
       js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
     },

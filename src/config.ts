@@ -25,6 +25,8 @@ export interface Config {
   demoReason?: 'forced' | 'no-credentials';
   resultsMaxBytes: number;
   resultsTtlMs: number;
+  /** Longest a sql_query statement may run before its worker is terminated. */
+  sqlTimeoutMs: number;
   /** `--http [HOST:]PORT`: serve Streamable HTTP instead of stdio (README.md, "Serving a team over HTTP"). */
   http?: { host: string; port: number };
   httpToken?: string;
@@ -130,6 +132,12 @@ export const VARIABLES: readonly VariableDef[] = [
     flag: 'results-ttl-minutes',
     meaning: 'how long a held result stays queryable',
     default: '60',
+  },
+  {
+    env: 'REPORTS_SQL_TIMEOUT_MS',
+    flag: 'sql-timeout-ms',
+    meaning: 'longest a sql_query statement may run; it is then stopped and the call says so',
+    default: '10000',
   },
   {
     env: 'REPORTS_HTTP',
@@ -295,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     demoReason: forced ? 'forced' : given === 0 ? 'no-credentials' : undefined,
     resultsMaxBytes: r.integer('REPORTS_RESULTS_MAX_MB', 256, 1, 1_000_000) * 1024 * 1024,
     resultsTtlMs: r.integer('REPORTS_RESULTS_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+    sqlTimeoutMs: r.integer('REPORTS_SQL_TIMEOUT_MS', 10_000, 100, 600_000),
     http,
     httpToken: r.raw('REPORTS_HTTP_TOKEN'),
     httpUsersFile: r.raw('REPORTS_HTTP_USERS'),

@@ -33,7 +33,7 @@ export async function tokensCase(input: CaseInput): Promise<CaseOutput> {
           `tools/list (${tools.length} tools: name, description, inputSchema)`,
           'tokens',
           [tokens(JSON.stringify(listed).length)],
-          9000,
+          9000, // CONTRACT section 4 with sql_query: at most 9,000
         ),
         row(c, 'output schemas, apart', 'tokens', [tokens(JSON.stringify(outputSchemas).length)]),
         row(c, '50,000-record report: raw JSON', 'tokens', [tokens(raw)]),

@@ -36,6 +36,7 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
     complete: stored.complete,
     notes,
     resultId: stored.id,
+    table: stored.table,
     resourceUri,
   };
   const { columns, unknown } = knownColumns(stored.records, opts.fields ?? []);

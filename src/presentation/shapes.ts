@@ -1,6 +1,6 @@
 /**
  * What a client receives as structuredContent, declared once: the report result (every report
- * tool and continue_report) and the query result (query_report). The tools register these as
+ * tool and continue_report), the query result (query_report) and the SQL result (sql_query). The tools register these as
  * their output schemas and the TypeScript types below are inferred from them, so the schema
  * a client reads and the object the code builds cannot drift apart (docs/architecture.md).
  */
@@ -17,6 +17,7 @@ export const reportResultSchema = z.object({
   complete: z.boolean(),
   notes: z.array(z.string()),
   resultId: z.string(),
+  table: z.string().describe('Name of this result as a table for sql_query'),
   resourceUri: z.string(),
   summary: z.record(z.string(), z.unknown()),
   rows: z.array(row),
@@ -36,7 +37,20 @@ export const queryResultSchema = z.object({
   notes: z.array(z.string()).optional(),
 });
 
+export const sqlResultSchema = z.object({
+  columns: z.array(z.string()).describe('Column names of the answer, in order (repeated names get _2, _3...)'),
+  rows: z.array(row).describe('The rows that fit (all of them unless truncated)'),
+  rowCount: z.number().int().describe('Rows the statement produced'),
+  truncated: z.boolean().describe('True when rows holds fewer than rowCount: read resourceUri for every row'),
+  tables: z
+    .array(z.object({ table: z.string(), resultId: z.string(), report: z.string(), complete: z.boolean() }))
+    .describe('The held results the statement read, and whether each holds every record the service reported'),
+  resourceUri: z.string().optional().describe('Every row as JSON pages (append .csv for CSV), when not all fit'),
+  notes: z.array(z.string()).optional(),
+});
+
 export type ReportResult = z.infer<typeof reportResultSchema>;
 export type QueryResult = z.infer<typeof queryResultSchema>;
+export type SqlResult = z.infer<typeof sqlResultSchema>;
 /** The part of a report result that both the text and structuredContent start from. */
 export type ReportHead = Omit<ReportResult, 'summary' | 'rows'>;

@@ -3,7 +3,7 @@
  * one interface, and the owner check every caller goes through.
  */
 import { ReportsError } from '../errors.js';
-import type { NewResult, ResultPatch, StoredResult } from './store.js';
+import type { DropListener, NewResult, ResultPatch, StoredResult } from './store.js';
 import { resultNotFound } from './store.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -21,6 +21,10 @@ export interface HeldResults {
   update(id: string, patch: ResultPatch): MaybePromise<StoredResult>;
   /** Held results, most recently updated first: all of them, or (Redis) only `owner`'s. */
   list(owner?: string): MaybePromise<ResultInfo[]>;
+  /** In-process stores: the bytes of a result's SQL tables, counted against the budget. */
+  holdTableBytes?(id: string, bytes: number): void;
+  /** In-process stores: told of every result dropped, so its SQL tables go with it. */
+  onDropped?(listener: DropListener): void;
 }
 
 /** One owner's view of the store: their results only. */

@@ -25,6 +25,8 @@ const ownerKey = (owner: string) => `${PREFIX}owner:${owner}`;
 /** Whose result an id was and of which report, kept long after the result, to say it expired. */
 const issuedKey = (id: string) => `${PREFIX}result:${id}:issued`;
 const ISSUED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** The owner's last table number: INCR here, so replicas never give one number twice. */
+const tablesKey = (owner: string) => `${PREFIX}owner:${owner}:tables`;
 
 export class RedisResultStore implements HeldResults {
   constructor(
@@ -33,7 +35,15 @@ export class RedisResultStore implements HeldResults {
   ) {}
 
   async put(input: NewResult): Promise<StoredResult> {
-    const result = newStoredResult(input, Date.now());
+    const number = await this.redis.run('number a table', async (c) => {
+      const replies = await c
+        .multi()
+        .incr(tablesKey(input.owner))
+        .pExpire(tablesKey(input.owner), ISSUED_TTL_MS)
+        .exec();
+      return Number(replies[0]);
+    });
+    const result = newStoredResult(input, Date.now(), `${input.report}_${number}`);
     await this.write(result, true);
     return result;
   }

@@ -14,6 +14,8 @@ export interface StoredResult {
   owner: string;
   /** Tool name of the report. */
   report: string;
+  /** Its table for sql_query: the report's name and a number per owner (`air_segments_by_date_1`). */
+  table: string;
   source: 'live' | 'demo';
   /** The upstream parameters actually sent, as shown (PII masked when configured). */
   query: Record<string, string>;
@@ -35,11 +37,14 @@ export interface StoredResult {
   summary?: Summary;
 }
 
-export type NewResult = Omit<StoredResult, 'id' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'> & {
+export type NewResult = Omit<StoredResult, 'id' | 'table' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'> & {
   /** The summary of `records` when the caller built it already (page by page); else computed here. */
   summary?: Summary;
 };
 export type ResultPatch = Partial<Omit<NewResult, 'summary'>>;
+
+/** Told of every result the store drops (evicted, expired or deleted). */
+export type DropListener = (result: { id: string; owner: string }) => void;
 
 /** 'budget': least recently used, dropped to make room; 'expired': unused for ttlMs. */
 export type EvictionReason = 'budget' | 'expired';
@@ -76,6 +81,8 @@ export const DEFAULT_TTL_MS = 60 * 60 * 1000;
 interface Entry {
   result: StoredResult;
   lastUsed: number;
+  /** Bytes held for it outside its records: its SQL tables (src/sql/), once built. */
+  tableBytes: number;
 }
 
 export class ResultStore {
@@ -91,6 +98,9 @@ export class ResultStore {
   private readonly memory?: () => number;
   /** The process's memory when the store was made: growth beyond it is what the budget bounds. */
   private readonly baseline: number;
+  /** The last table number given per owner. */
+  private readonly tableNumbers = new Map<string, number>();
+  private readonly dropListeners: DropListener[] = [];
 
   constructor(options: ResultStoreOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -109,8 +119,10 @@ export class ResultStore {
   put(input: NewResult): StoredResult {
     this.dropExpired();
     const now = this.now();
-    const result = newStoredResult(input, now);
-    this.entries.set(result.id, { result, lastUsed: now });
+    const number = (this.tableNumbers.get(input.owner) ?? 0) + 1;
+    this.tableNumbers.set(input.owner, number);
+    const result = newStoredResult(input, now, `${input.report}_${number}`);
+    this.entries.set(result.id, { result, lastUsed: now, tableBytes: 0 });
     this.totalBytes += result.bytes;
     this.fitBudget(result.id);
     return result;
@@ -130,7 +142,8 @@ export class ResultStore {
     const old = this.get(id);
     const now = this.now();
     const result = patchedStoredResult(old, patch, now);
-    this.entries.set(id, { result, lastUsed: now });
+    const tableBytes = this.entries.get(id)?.tableBytes ?? 0;
+    this.entries.set(id, { result, lastUsed: now, tableBytes });
     this.totalBytes += result.bytes - old.bytes;
     this.fitBudget(id);
     return result;
@@ -146,8 +159,23 @@ export class ResultStore {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);
-    this.totalBytes -= entry.result.bytes;
+    this.totalBytes -= entry.result.bytes + entry.tableBytes;
+    for (const listener of this.dropListeners) listener({ id, owner: entry.result.owner });
     return true;
+  }
+
+  /** The SQL engine built `id`'s tables in `bytes`: they count against the budget until it is dropped. */
+  holdTableBytes(id: string, bytes: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.totalBytes += bytes - entry.tableBytes;
+    entry.tableBytes = bytes;
+    this.fitBudget(id);
+  }
+
+  /** `listener` is told of every result dropped, so what is built from it (SQL tables) goes too. */
+  onDropped(listener: DropListener): void {
+    this.dropListeners.push(listener);
   }
 
   /** Bytes currently held (sum of the results' estimates). */
@@ -187,7 +215,7 @@ export class ResultStore {
     for (const [id, entry] of this.entries) {
       if (projected <= this.maxBytes) return;
       if (id === keep) continue;
-      projected -= entry.result.bytes * perByte;
+      projected -= (entry.result.bytes + entry.tableBytes) * perByte;
       this.evict(id, 'budget');
     }
   }
@@ -202,11 +230,12 @@ export class ResultStore {
   }
 }
 
-/** A new held result: its id, times, size and summary (the page-by-page one when given). */
-export function newStoredResult(input: NewResult, now: number): StoredResult {
+/** A new held result: its id, table name, times, size and summary (the page-by-page one when given). */
+export function newStoredResult(input: NewResult, now: number, table: string): StoredResult {
   return {
     ...input,
     id: `r_${randomBytes(12).toString('base64url')}`,
+    table,
     createdAt: now,
     updatedAt: now,
     bytes: estimateBytes(input.records),

@@ -12,6 +12,7 @@ import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
 import type { Runtime } from './runtime.js';
+import { registerSqlTool } from './sql-tool.js';
 import { registerTravellersTool } from './travellers-tool.js';
 
 export const SERVER_NAME = 'travel-reports-mcp';
@@ -22,6 +23,7 @@ export const TOOL_NAMES: readonly string[] = [
   ...TRANSACTIONS.map((t) => t.tool),
   'query_report',
   'continue_report',
+  'sql_query',
   'diagnose_connection',
   'export_report',
   'travellers_at',
@@ -34,6 +36,8 @@ export function instructions(rt: Runtime): string {
       'exact summary and the first rows.',
     'For any question about the records (counts, sums, per-account breakdowns, lists) call query_report on the ' +
       'resultId instead of reading rows: it covers every fetched record.',
+    'For questions across results (joins, e.g. on RecordLocator) call sql_query: each report answer names its ' +
+      'SQL table.',
     'If a result says complete: false, read its notes; continue_report fetches what is missing.',
     'For who is at a place in a date window (duty of care) call travellers_at: routings alone miss those who ' +
       'arrived before the window.',
@@ -62,6 +66,7 @@ export function createServer(rt: Runtime): McpServer {
   );
   registerReportTools(server, rt);
   registerResultTools(server, rt);
+  registerSqlTool(server, rt);
   registerDiagnose(server, rt);
   registerExportTool(server, rt);
   registerTravellersTool(server, rt);

@@ -5,6 +5,7 @@ import { type Logger, stderrLogger } from '../log.js';
 import { type HeldResults, type OwnedResults, ownedBy } from '../results/held-results.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import { ResultStore } from '../results/store.js';
+import type { SqlEngine } from '../sql/engine.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
@@ -40,6 +41,9 @@ export interface Runtime {
    *  running call ends with a 'cancelled' answer while its stream is still open. */
   stopping: AbortSignal;
   cancelRunningCalls(): void;
+  /** The SQL engine (src/sql/), started with the first sql_query and shared by every session:
+   *  each owner has a database of their own inside it. */
+  sqlEngine(): Promise<SqlEngine>;
   close(): Promise<void>;
 }
 
@@ -100,6 +104,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
     });
   const stopping = new AbortController();
+  let engine: Promise<SqlEngine> | undefined;
+  const sqlEngine = () => {
+    engine ??= import('../sql/engine.js').then(({ SqlEngine }) => {
+      const sql = new SqlEngine({
+        timeoutMs: config.sqlTimeoutMs,
+        onTableBytes: (id, bytes) => store.holdTableBytes?.(id, bytes),
+      });
+      store.onDropped?.((r) => sql.forget(r.owner, r.id));
+      return sql;
+    });
+    return engine;
+  };
   return {
     config,
     source: config.demo ? 'demo' : 'live',
@@ -121,7 +137,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         ),
       );
     },
+    sqlEngine,
     async close() {
+      await (await engine)?.close();
       await upstream.close();
       await shared?.link.close();
       await sandbox?.close();

@@ -102,6 +102,20 @@ describe('two replicas sharing Redis', () => {
     console.log(`replicas: ${total} records, 120 fetched through replica A, ${total - 120} continued through B`);
   });
 
+  it('sql_query through either replica reads the same tables, numbered once for both (Redis INCR)', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const ca = await connect(a);
+    const cb = await connect(b);
+    const first = structured(await ca.call('air_segments_by_date', { DateStart: 'today-30', DateEnd: 'today+30' }));
+    const second = structured(await cb.call('air_segments_by_date', { DateStart: 'today-10', DateEnd: 'today+10' }));
+    const number = Number(/^air_segments_by_date_(\d+)$/.exec(String(first.table))?.[1]);
+    expect(second.table).toBe(`air_segments_by_date_${number + 1}`);
+    const sql = `SELECT (SELECT COUNT(*) FROM ${first.table}) AS a, (SELECT COUNT(*) FROM ${second.table}) AS b`;
+    const viaB = structured(await cb.call('sql_query', { sql }));
+    expect(viaB.rows).toEqual([{ a: first.fetchedRecords, b: second.fetchedRecords }]);
+    expect(structured(await ca.call('sql_query', { sql })).rows).toEqual(viaB.rows);
+  });
+
   it('two replicas never exceed the concurrency limit together', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
     const sessions = await Promise.all([a, a, a, b, b, b].map(connect));

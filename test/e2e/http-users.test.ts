@@ -187,6 +187,34 @@ describe('REPORTS_HTTP_USERS: per-person tokens', () => {
     }
   });
 
+  it("sql_query sees only the caller's own tables: another person's do not exist for it", async () => {
+    server = await startHttpServer({ env: { REPORTS_DEMO: 'true', REPORTS_HTTP_USERS: usersFile } });
+    a = await connectClient(server.url, ANA_TOKEN);
+    b = await connectClient(server.url, BEN_TOKEN);
+    try {
+      const outA = structured(await a.call('air_segments_by_date', { DateStart: 'today-30', DateEnd: 'today+30' }));
+      expect(outA.table).toBe('air_segments_by_date_1');
+      const count = 'SELECT COUNT(*) AS n FROM air_segments_by_date_1';
+      expect(structured(await a.call('sql_query', { sql: count })).rows).toEqual([{ n: outA.fetchedRecords }]);
+      const none = await b.call('sql_query', { sql: count });
+      expect(none.isError).toBe(true);
+      expect(text(none)).toBe(
+        `Invalid argument for sql_query: sql: '${count}' failed in SQLite: no such table: air_segments_by_date_1. ` +
+          'You hold no results yet: run a report tool first; its answer names its table (`table`). ' +
+          'Nothing was sent to the service; correct the argument and call again.',
+      );
+      // Ben's own first result has the same name, and his statement reads his records only.
+      const outB = structured(await b.call('air_segments_by_date', { DateStart: 'today-5', DateEnd: 'today+5' }));
+      expect(outB.table).toBe('air_segments_by_date_1');
+      expect(outB.fetchedRecords).not.toBe(outA.fetchedRecords);
+      expect(structured(await b.call('sql_query', { sql: count })).rows).toEqual([{ n: outB.fetchedRecords }]);
+      expect(structured(await a.call('sql_query', { sql: count })).rows).toEqual([{ n: outA.fetchedRecords }]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('a wrong token, or none, gets 401 whatever the source', async () => {
     server = await startHttpServer({ env: { REPORTS_DEMO: 'true', REPORTS_HTTP_USERS: usersFile } });
     for (const auth of [undefined, `Bearer ${ANA_TOKEN}x`, `Bearer ${hash(ANA_TOKEN)}`, 'Basic YW5hOmFuYQ==']) {

@@ -26,11 +26,13 @@ const REPORT_OUTPUT_KEYS = [
   'complete',
   'notes',
   'resultId',
+  'table',
   'resourceUri',
   'summary',
   'rows',
 ];
-/** Tokens an assistant pays for the tool definitions (JSON of name, description, inputSchema / 4). */
+/** Tokens an assistant pays for the tool definitions (JSON of name, description, inputSchema / 4);
+ *  raised from 8,000 to 9,000 with sql_query (CONTRACT section 11). */
 const TOKEN_BUDGET = 9_000;
 
 type JsonSchema = {
@@ -62,11 +64,12 @@ afterAll(async () => {
   await s?.close();
 });
 
-test('tools/list names exactly the report tools of the spec, then query_report, continue_report, diagnose_connection, export_report, travellers_at', () => {
+test('tools/list names exactly the report tools of the spec, then query_report, continue_report, sql_query, diagnose_connection, export_report, travellers_at', () => {
   expect(tools.map((t) => t.name)).toEqual([
     ...REPORT_TOOLS,
     'query_report',
     'continue_report',
+    'sql_query',
     'diagnose_connection',
     'export_report',
     'travellers_at',
@@ -127,7 +130,7 @@ test('LoadOptions of booking_details lists the spec vocabulary in its descriptio
   for (const item of LOAD_OPTIONS_ITEMS) expect(description).toContain(item);
 });
 
-test('query_report, continue_report and diagnose_connection: strict inputs, read-only, their output schemas', () => {
+test('query_report, continue_report, sql_query and diagnose_connection: strict inputs, read-only, their output schemas', () => {
   const query = byName('query_report');
   expect(Object.keys(input('query_report').properties!)).toEqual([
     'resultId',
@@ -171,6 +174,20 @@ test('query_report, continue_report and diagnose_connection: strict inputs, read
     idempotentHint: true,
   });
   expect(Object.keys(output('continue_report').properties!)).toEqual(REPORT_OUTPUT_KEYS);
+
+  expect(Object.keys(input('sql_query').properties!)).toEqual(['sql']);
+  expect(input('sql_query').required).toEqual(['sql']);
+  expect(input('sql_query').additionalProperties).toBe(false);
+  expect(byName('sql_query').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+  expect(Object.keys(output('sql_query').properties!)).toEqual([
+    'columns',
+    'rows',
+    'rowCount',
+    'truncated',
+    'tables',
+    'resourceUri',
+    'notes',
+  ]);
 
   expect(input('diagnose_connection').properties ?? {}).toEqual({});
   expect(input('diagnose_connection').additionalProperties).toBe(false);

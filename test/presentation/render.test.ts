@@ -17,6 +17,7 @@ function view(records: Rec[], extra: Partial<ResultView> = {}): ResultView {
     complete: true,
     notes: [],
     resultId: 'r_AAAABBBBCCCCDDDD',
+    table: 'ticket_coupons_by_status_code_1',
     resourceUri: 'travel-reports://results/r_AAAABBBBCCCCDDDD',
     summary: summarize(records),
     records,

@@ -90,6 +90,7 @@ describe('createRedactor', () => {
       complete: true,
       notes: [],
       resultId: 'r_x',
+      table: 'ticket_coupons_by_status_code_1',
       resourceUri: 'u://x',
       summary,
       records,

@@ -184,6 +184,7 @@ describe('amounts and their currencies', () => {
       complete: true,
       notes: [],
       resultId: 'r_x',
+      table: 'hotel_segments_1',
       resourceUri: 'reports://results/r_x',
       summary: s,
       records,

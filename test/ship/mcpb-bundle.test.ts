@@ -65,7 +65,7 @@ describe('npm run pack', () => {
     await expect(checkStaged(broken)).rejects.toThrow(/server\.entry_point 'server\/index\.mjs'.*missing/);
   });
 
-  it('starts from its unpacked folder with the host-resolved config and answers tools/list and a report call', async () => {
+  it('starts from its unpacked folder with the host-resolved config and answers tools/list, a report call and sql_query over it', async () => {
     const manifest = (await readManifest(unpacked)) as unknown as McpbManifestAny;
     const resolved = await getMcpConfigForManifest({
       manifest,
@@ -98,6 +98,13 @@ describe('npm run pack', () => {
       expect(sc.fetchedRecords).toBeGreaterThan(0);
       // The user's max_records (300) reached the bundled server as REPORTS_MAX_RECORDS.
       expect(sc.notes.join(' ')).toContain('REPORTS_MAX_RECORDS=300');
+      // The SQL engine (wasm and worker) ships inside the one bundled file.
+      const sql = (await client.callTool({
+        name: 'sql_query',
+        arguments: { sql: 'SELECT COUNT(*) AS n, sqlite_version() IS NOT NULL AS engine FROM car_segments_by_date_1' },
+      })) as CallToolResult;
+      expect(sql.isError, JSON.stringify(sql.content)).toBeFalsy();
+      expect((sql.structuredContent as { rows: unknown[] }).rows).toEqual([{ n: sc.fetchedRecords, engine: 1 }]);
     } finally {
       const pid = transport.pid;
       await client.close();

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'log', 'config', 'version'],
   ['upstream'],
   ['catalog'],
-  ['results'],
+  ['results', 'sql'],
   ['presentation', 'export', 'view'],
   ['server'],
   // Entry points: the stdio/HTTP server, the README generator, the demo tour.

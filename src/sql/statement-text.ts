@@ -1,0 +1,39 @@
+/**
+ * What can be told from a statement's text before the engine sees it: that it starts as a
+ * read (SELECT or WITH; anything else is refused with what was received), and which of the
+ * caller's tables it names, so only those are built. SQLite itself decides the rest
+ * (engine-check.ts): one statement, and no write hidden behind WITH.
+ */
+import { invalidInput } from '../errors.js';
+
+/** Longest statement accepted (a statement is a question, not data). */
+export const MAX_SQL_CHARS = 20_000;
+
+const LEADING_COMMENTS = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
+
+/** Throws invalid_input unless `sql` starts with SELECT or WITH (after comments and blanks). */
+export function checkStartsAsRead(sql: string): void {
+  const body = sql.replace(LEADING_COMMENTS, '');
+  const word = /^[A-Za-z_]+/.exec(body)?.[0]?.toUpperCase();
+  if (word === 'SELECT' || word === 'WITH') return;
+  throw invalidInput(
+    'sql',
+    body.length ? body : sql,
+    word
+      ? `starts with ${word}, which is not a read; send one SELECT or WITH statement (ATTACH, PRAGMA, VACUUM, ` +
+          'CREATE, INSERT, UPDATE, DELETE and the like are refused; nothing was run)'
+      : 'is not a statement; send one SELECT or WITH statement in SQLite syntax',
+  );
+}
+
+/** The tables among `tables` that `sql` names, itself or one of its child tables (`<table>__...`). */
+export function namedTables<T extends { table: string }>(sql: string, tables: readonly T[]): T[] {
+  const words = new Set((sql.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
+  const named = (table: string) => {
+    const t = table.toLowerCase();
+    for (const w of words) if (w === t || w.startsWith(`${t}__`)) return true;
+    return false;
+  };
+  // A result held before tables were named (Redis, an older replica) has none.
+  return tables.filter((t) => typeof t.table === 'string' && named(t.table));
+}

@@ -1,0 +1,53 @@
+/**
+ * The SQL worker thread: holds every caller's database (one per owner) and runs their
+ * statements, so a long statement never blocks the server's event loop; the server
+ * terminates this thread when a statement outlives REPORTS_SQL_TIMEOUT_MS (engine.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import initSqlJs from 'sql.js';
+import { OwnerDatabase } from './owner-database.js';
+import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { RefusedStatement } from './refused.js';
+
+const port = parentPort;
+if (!port) throw new Error('src/sql/worker.ts runs as a worker thread only');
+
+const sql = initSqlJs();
+const databases = new Map<string, OwnerDatabase>();
+
+async function database(owner: string): Promise<OwnerDatabase> {
+  let db = databases.get(owner);
+  if (!db) {
+    db = new OwnerDatabase(await sql);
+    databases.set(owner, db);
+  }
+  return db;
+}
+
+function handle(db: OwnerDatabase, req: WorkerRequest): unknown {
+  switch (req.op) {
+    case 'add':
+      return db.addRecords(req.table, req.records);
+    case 'finish':
+      return db.finish(req.table);
+    case 'drop':
+      return db.drop(req.table);
+    case 'run':
+      return db.run(req.sql, req.limits);
+    case 'describe':
+      return db.describe();
+  }
+}
+
+port.on('message', async (req: WorkerRequest) => {
+  let reply: WorkerReply;
+  try {
+    const db = await database(req.owner);
+    const value = handle(db, req);
+    reply = { id: req.id, ok: true, value, bytes: db.bytes() };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    reply = { id: req.id, ok: false, message, refused: err instanceof RefusedStatement };
+  }
+  port.postMessage(reply);
+});
