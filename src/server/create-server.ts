@@ -49,8 +49,10 @@ export function instructions(rt: Runtime): string {
  * refuses tool arguments nested too deeply before anything walks them (inbound.ts).
  */
 class BoundedMcpServer extends McpServer {
-  override connect(transport: Transport): Promise<void> {
-    return super.connect(guardInbound(guardOutbound(transport)));
+  override async connect(transport: Transport): Promise<void> {
+    const guarded = guardOutbound(transport);
+    await super.connect(guarded);
+    guardInbound(guarded);
   }
 }
 

@@ -28,20 +28,18 @@ export function tooDeepArgument(args: unknown, max = MAX_ARGUMENT_DEPTH): string
   return undefined;
 }
 
-/** Makes the server behind `transport` answer too-deep tool arguments itself (see above). */
+/**
+ * Makes the server behind `transport` answer too-deep tool arguments itself (see above). Called
+ * once the server is connected: it wraps the handler the server set, through the transport's
+ * own property (some transports forward `onmessage` to an inner one with an accessor).
+ */
 export function guardInbound<T extends Transport>(transport: T): T {
-  let handler: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => (handler ? onMessage : undefined),
-    set: (fn: Transport['onmessage']) => {
-      handler = fn;
-    },
-  });
-  const onMessage: NonNullable<Transport['onmessage']> = (message, extra) => {
+  const handler = transport.onmessage;
+  if (!handler) return transport;
+  transport.onmessage = (message, extra) => {
     const refusal = refuseTooDeep(message);
     if (refusal) void transport.send(refusal).catch(() => undefined);
-    else handler?.(message, extra);
+    else handler(message, extra);
   };
   return transport;
 }
