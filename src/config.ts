@@ -6,6 +6,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** The highest REPORTS_MAX_RECORDS, and so the most records any call may ask for (maxRecords). */
+export const MAX_RECORDS_CEILING = 10_000_000;
+
 export interface Config {
   baseUrl?: string;
   apiUsername?: string;
@@ -295,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     timeZone,
     pageSize: r.integer('REPORTS_PAGE_SIZE', 500, 1, 100_000),
     concurrency: r.integer('REPORTS_CONCURRENCY', 4, 1, 64),
-    maxRecords: r.integer('REPORTS_MAX_RECORDS', 50_000, 1, 10_000_000),
+    maxRecords: r.integer('REPORTS_MAX_RECORDS', 50_000, 1, MAX_RECORDS_CEILING),
     timeoutMs: r.integer('REPORTS_TIMEOUT_MS', 30_000, 100),
     callBudgetMs: r.integer('REPORTS_CALL_BUDGET_MS', 40_000, 100),
     redactPii: r.boolean('REPORTS_REDACT_PII'),

@@ -64,7 +64,27 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return `${value} (${typeof value})`;
   if (value === null) return 'null';
-  return `${cutText(JSON.stringify(value) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
+  return `${cutText(jsonText(value, 80) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
+}
+
+/**
+ * A JSON value of any type as text: a string as it is, a number or boolean written out, an
+ * object or array as its JSON (never "[object Object]"), cut at `max`; undefined for null or
+ * absent. Used where the service's members may be of any type (a ResponseError's).
+ */
+export function jsonText(value: unknown, max = 2_000): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object') return String(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined; // nested past what the stack holds
+  }
+  return json === undefined
+    ? `(${Array.isArray(value) ? 'array' : 'object'} too deeply nested to show)`
+    : cutText(json, max);
 }
 
 /** A received text in quotes, cut to `max` characters with its length when longer. */

@@ -5,11 +5,13 @@
  *
  * Every schema carries its own error function so that a bad value yields a message naming
  * the parameter, the value received and what is expected: the MCP SDK shows zod issues as
- * they are, and the assistant reads only that. The JSON Schema is what assistants pay for in
- * tokens, so checks that only need to refuse (integer-ness, ranges) are refinements, which add
- * nothing; the error message states the range.
+ * they are, and the assistant reads only that. Every range a refinement enforces is published
+ * as minimum and maximum too (CONTRACT section 4: the published bound is the enforced one).
+ * maxRecords goes up to the highest REPORTS_MAX_RECORDS; above this server's own setting the
+ * setting is used and the answer's notes say so.
  */
 import { z } from 'zod';
+import { MAX_RECORDS_CEILING } from '../config.js';
 import { describeValue } from '../errors.js';
 
 export const CONTROL_NAMES = ['maxRecords', 'fields', 'rowLimit'] as const;
@@ -42,15 +44,15 @@ export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
 };
 
 export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
-  const maxError = errorFor('maxRecords', 'is not a whole number of at least 1', 'e.g. 1000');
+  const maxError = errorFor('maxRecords', `is not a whole number from 1 to ${MAX_RECORDS_CEILING}`, 'e.g. 1000');
   const rowError = errorFor('rowLimit', `is not a whole number from 0 to ${MAX_ROW_LIMIT}`, 'e.g. 50');
   const fieldsError = errorFor('fields', 'is not a list of field names', 'use an array of strings');
   return {
     maxRecords: z
       .number({ error: maxError })
-      .refine((v) => Number.isSafeInteger(v) && v >= 1, { error: maxError })
+      .refine((v) => Number.isSafeInteger(v) && v >= 1 && v <= MAX_RECORDS_CEILING, { error: maxError })
       .optional()
-      .meta({ description: describe.maxRecords, type: 'integer' }),
+      .meta({ description: describe.maxRecords, type: 'integer', minimum: 1, maximum: MAX_RECORDS_CEILING }),
     fields: z
       .array(z.string({ error: fieldsError }), { error: fieldsError })
       .optional()
@@ -59,7 +61,7 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
       .number({ error: rowError })
       .refine((v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_ROW_LIMIT, { error: rowError })
       .optional()
-      .meta({ description: describe.rowLimit, type: 'integer' }),
+      .meta({ description: describe.rowLimit, type: 'integer', minimum: 0, maximum: MAX_ROW_LIMIT }),
   };
 }
 

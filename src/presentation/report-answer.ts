@@ -79,22 +79,20 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
  * continue_report's answer: the updated result, saying so when nothing was fetched
  * (`updated` is the very object held before the call).
  */
-export function presentContinued(
-  before: StoredResult,
-  updated: StoredResult,
-  opts: Omit<PresentOptions, 'extraNotes'>,
-): CallToolResult {
+export function presentContinued(before: StoredResult, updated: StoredResult, opts: PresentOptions): CallToolResult {
   const nothingFetched = updated === before;
   return presentReport(updated, {
     ...opts,
-    extraNotes: !nothingFetched
-      ? []
-      : before.complete
-        ? ['This result was already complete; nothing was fetched.']
-        : [
-            'Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). ' +
-              'Run the report again for a consistent result.',
-          ],
+    extraNotes: [...(opts.extraNotes ?? [])].concat(
+      !nothingFetched
+        ? []
+        : before.complete
+          ? ['This result was already complete; nothing was fetched.']
+          : [
+              'Nothing is missing to fetch: every record was read, but the data changed while it was read (see notes). ' +
+                'Run the report again for a consistent result.',
+            ],
+    ),
   });
 }
 

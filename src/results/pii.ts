@@ -1,23 +1,43 @@
 /**
  * REPORTS_REDACT_PII: traveller names, e-mail addresses and phone numbers masked everywhere in
- * what the server returns. Records are masked before they
- * are stored, so summary, rows, query_report groups, CSV and resources never see them; notes
- * and error messages (which may quote the service) are masked as text.
+ * what the server returns. Records are masked before they are stored, so summary, rows,
+ * query_report groups, CSV, exports and resources never see them; notes and error messages
+ * (which may quote the service) are masked as text.
  *
- * Masking works from what a result contains, not only from field names:
- * - names: every value of a name field (Passenger, PaxList, Surname, GivenName,
- *   PaxFirstName...) is masked, and its words are remembered; those words are then masked
- *   wherever they appear in free text (remarks, notepads, log messages, raw responses,
- *   comments, custom field values), in every record of the result and of later results, and in
- *   error messages, short names (NG, WU, LI) included. Names written the GDS way,
- *   SURNAME/GIVEN, are masked in free text even where the record has no name field.
- * - e-mails (any script) and phone numbers (with or without separators) by pattern, in every
- *   field.
+ * Masking works from what a result contains, not from a list of field names:
+ * - names: a field is a person's name when its key path says so (pii-keys.ts: `Traveller.First`,
+ *   `GuestSurname`, `BookedIn`, `Contact.Name`), or when its value is shaped like a name
+ *   (`Given Surname`, `SURNAME/GIVEN`) where a key says a person may be. SURNAME/GIVEN and
+ *   titled names (Mrs Jane Doe) are recognised in any text (pii-shapes.ts). Every name's words
+ *   are learnt, then masked wherever they appear as whole words, whatever their case and with
+ *   possessives, in every record of the result and of later results and in error messages.
+ * - e-mails (any script) by pattern, in every field; phones by pattern (with separators, or the
+ *   national way), as any digits a word announces (`mobile=4402079460958`, `tel:`), and as the
+ *   whole value of a field whose name says phone (ContactPhone, HomeTel, WhatsApp).
+ * - identifiers (ticket numbers, locators, ServiceRefs, PCCs, account codes) are never masked
+ *   as names or phones.
  * Masks are stable within the process (HMAC-SHA256 under a random per-process key): the same
  * name always gives the same mask, so grouping and counting still work, and a mask cannot be
  * turned back into the name without the key.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { IN_PERSON, keyInfo, type Role, roleIn } from './pii-keys.js';
+import {
+  ANNOUNCED_PHONE,
+  ANNOUNCER,
+  EMAIL,
+  GDS_NAME,
+  isAnnouncedPhone,
+  isNameValue,
+  isPhone,
+  isPlaceCodes,
+  PHONE,
+  PHONE_ANY,
+  POSSESSIVE,
+  TITLED_NAME,
+  TITLES,
+  WORD,
+} from './pii-shapes.js';
 
 type Rec = Record<string, unknown>;
 
@@ -39,72 +59,42 @@ export interface RedactorOptions {
   key?: Buffer;
 }
 
-// Keys compared in lower case. 'number' counts as a phone only inside Phones[].
-const NAME_KEYS = new Set([
-  'passenger',
-  'passengers',
-  'paxlist',
-  'primarypax',
-  'traveller',
-  'traveler',
-  'travellers',
-  'travelers',
-  'bookedinname',
-  'guest',
-  'guestname',
-]);
-// Surname, GivenName, PaxFirstName, PassengerLastName, TravellerFullName, BookedInName...
-// but not TravellerCount, PassengerDataId, TravellerGUID (they do not end in a name word).
-const NAME_KEY =
-  /^(?:pax|passenger|traveller|traveler|guest|primary)?(?:first|last|given|family|middle|full|sur|maiden)name$|^(?:pax|passenger|traveller|traveler|guest)name$/i;
-const EMAIL_KEYS = new Set(['email', 'emailaddress', 'emaillist', 'recipientemail', 'ctce', 'emails']);
-const PHONE_KEYS = new Set(['phonenbr', 'phonenumber', 'phone', 'mobile', 'mobilelist', 'mobilenbr', 'ctcm']);
-/** Free-text fields: known traveller names and GDS-written names are masked as words there. */
-const FREE_TEXT =
-  /remark|text|comment|message|notepad|formatted|information|response|details?|data|note|log|value|matched|raw|description|reason|body|subject/i;
-
-const EMAIL = /[\p{L}\p{N}._%+-]+(?:@|\/\/)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/giu;
-const PHONE = /(?<![\w+(])(?:\+|00|\()?\d[\d ().-]{6,}\d(?!\w)/g;
-const PHONE_ANY = new RegExp(PHONE.source); // the same, without 'g' (no lastIndex state) for test()
-/** SURNAME/GIVEN NAMES [TITLE], as GDS bookings and their logs write a traveller. */
-const GDS_NAME = /(?<![\p{L}\p{N}/])(\p{Lu}[\p{Lu}'-]*)\/(\p{Lu}[\p{Lu}'-]*(?: \p{Lu}[\p{Lu}'-]*)*)(?![\p{L}\p{N}/])/gu;
-const WORD = /\p{L}[\p{L}'-]*/gu;
 const LIST_SPLIT = /\s*[,;|\n]\s*/;
-const TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'MSTR', 'DR', 'PROF', 'SIR', 'VIP', 'CHD', 'INF', 'ADT']);
+const SEVEN_DIGITS = /\d[\d ().\-/]{5,}\d/;
 const CACHE_LIMIT = 100_000;
+/** Plain values this long or shorter are cached (see maskShort). */
+const SHORT = 24;
 /** Names remembered across results; the oldest are forgotten past this. */
 const KNOWN_NAMES_LIMIT = 200_000;
 
 type Kind = 'name' | 'email' | 'phone';
 const PREFIX: Record<Kind, string> = { name: 'Traveller-', email: 'email-', phone: 'phone-' };
 
-/** What a field holds, from its name. 'number' is a phone only inside Phones[]. */
-type Role = Kind | 'phones' | 'number' | 'text' | 'plain';
+/** How a string is masked: as a whole (a name, a list of e-mails...) or as text of some kind. */
+type Treatment = 'names' | 'emails' | 'phones' | 'contact' | 'name-value' | 'text' | 'plain' | 'id';
 
-const roles = new Map<string, Role>();
-function roleOf(key: string): Role {
-  let role = roles.get(key);
-  if (role === undefined) {
-    const k = key.toLowerCase();
-    role =
-      NAME_KEYS.has(k) || NAME_KEY.test(k)
-        ? 'name'
-        : EMAIL_KEYS.has(k)
-          ? 'email'
-          : k === 'phones'
-            ? 'phones'
-            : PHONE_KEYS.has(k)
-              ? 'phone'
-              : k === 'number'
-                ? 'number'
-                : FREE_TEXT.test(key)
-                  ? 'text'
-                  : 'plain';
-    if (roles.size > 10_000) roles.clear(); // field names are few; this is only a guard
-    roles.set(key, role);
+/** The treatment of a string under a role; `shapes`: a name-shaped value here is a name. */
+function treatment(value: string, role: Role, ctx: number, shapes: boolean): Treatment {
+  switch (role) {
+    case 'name':
+      return EMAIL_WHOLE.test(value) ? 'emails' : 'names';
+    case 'email':
+      return 'emails';
+    case 'phone':
+    case 'phones':
+      return 'phones';
+    case 'contact':
+      return 'contact';
+    case 'id':
+      return 'id';
+    case 'text':
+    case 'plain':
+      return (shapes || ctx & IN_PERSON) && isNameValue(value) ? 'name-value' : role;
+    default:
+      return 'plain';
   }
-  return role;
 }
+const EMAIL_WHOLE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
 
 const IDENTITY = Object.assign(<T>(value: T): T => value, {
   records: (records: readonly Rec[]) => records as Rec[],
@@ -131,15 +121,35 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
     }
     return m;
   };
-  const learn = (name: string): void => {
-    for (const w of name.split(/[^\p{L}'-]+/u)) {
-      const word = w.replace(/^['-]+|['-]+$/g, '').toUpperCase();
-      if (word.length >= 2 && !TITLES.has(word) && !known.has(word)) {
-        if (known.size >= KNOWN_NAMES_LIMIT) known.delete(known.values().next().value as string);
-        known.add(word);
-        learntCount++;
-      }
+  const remember = (word: string): void => {
+    if (word.length >= 2 && !TITLES.has(word) && !known.has(word)) {
+      if (known.size >= KNOWN_NAMES_LIMIT) known.delete(known.values().next().value as string);
+      known.add(word);
+      learntCount++;
     }
+  };
+  /** The words of a name remembered; O'Neil-Smith also as O'NEIL and SMITH. */
+  const learn = (name: string): void => {
+    for (const w of name.replace(/’/g, "'").split(/[^\p{L}'-]+/u)) {
+      const word = w
+        .replace(POSSESSIVE, '')
+        .replace(/^['-]+|['-]+$/g, '')
+        .toUpperCase();
+      remember(word);
+      if (word.includes('-')) for (const part of word.split('-')) remember(part.replace(/^'+|'+$/g, ''));
+    }
+  };
+  /** A word of a text that is a known name: whole, without its possessive, or a part of a hyphenated one. */
+  const isKnown = (w: string): boolean => {
+    const word = w
+      .replace(/’/g, "'")
+      .replace(POSSESSIVE, '')
+      .replace(/['-]+$/, '')
+      .toUpperCase();
+    if (known.has(word)) return true;
+    if (!word.includes('-') || /\d/.test(word)) return false;
+    for (const part of word.split('-')) if (known.has(part)) return true;
+    return false;
   };
   const maskList = (kind: Kind, value: string): string =>
     value
@@ -147,13 +157,29 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
       .map((part) => (part ? mask(kind, part) : part))
       .join(', ');
 
-  /** E-mails and phones by pattern; in free text also GDS names and known names as words. */
-  const maskText = (text: string, free: boolean): string => {
+  /** Names in a text learnt: SURNAME/GIVEN and titled names (Mrs Jane Doe). */
+  const learnFromText = (text: string): void => {
+    if (text.includes('/'))
+      for (const m of text.matchAll(GDS_NAME)) if (!isPlaceCodes(m[1], m[2])) learn(`${m[1]} ${m[2]}`);
+    if (/m[rs]|miss|mstr|dr/i.test(text)) for (const m of text.matchAll(TITLED_NAME)) learn(m[1]);
+  };
+
+  /**
+   * E-mails everywhere; in anything but an identifier also phones (by shape, or announced by a
+   * word), GDS and titled names, and the known names as whole words, whatever their case.
+   */
+  const maskText = (text: string, kind: 'text' | 'plain' | 'id'): string => {
     if (text.length < 2) return text;
     let out = text.includes('@') || text.includes('//') ? text.replace(EMAIL, (e) => mask('email', e)) : text;
-    if (out.length >= 9 && PHONE_ANY.test(out))
-      out = out.replace(PHONE, (p) => (isPhone(p, free) ? mask('phone', p) : p));
-    if (!free) return out;
+    if (kind === 'id') return out;
+    if (out.length >= 7 && SEVEN_DIGITS.test(out)) {
+      if (ANNOUNCER.test(out))
+        out = out.replace(ANNOUNCED_PHONE, (whole, word: string, p: string) =>
+          isAnnouncedPhone(p) ? word + mask('phone', p) : whole,
+        );
+      if (out.length >= 9 && PHONE_ANY.test(out))
+        out = out.replace(PHONE, (p) => (isPhone(p, kind === 'text') ? mask('phone', p) : p));
+    }
     if (out.includes('/')) {
       out = out.replace(GDS_NAME, (whole, surname: string, given: string) => {
         if (isPlaceCodes(surname, given)) return whole;
@@ -161,72 +187,120 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
         return mask('name', whole);
       });
     }
+    if (/m[rs]|miss|mstr|dr/i.test(out))
+      out = out.replace(TITLED_NAME, (whole, name: string) => {
+        learn(name);
+        return whole.slice(0, whole.length - name.length) + mask('name', name);
+      });
     if (known.size === 0) return out;
-    return out.replace(WORD, (w) => (known.has(w.replace(/['-]+$/, '').toUpperCase()) ? mask('name', w) : w));
+    return out.replace(WORD, (w) => {
+      if (!isKnown(w)) return w;
+      const base = w.replace(POSSESSIVE, '');
+      return mask('name', base) + w.slice(base.length); // the possessive kept: "Traveller-1a2b3c4d's bags"
+    });
   };
 
-  /** First pass: the names of a value's name fields (and GDS names in its free text) learnt. */
-  const collect = (value: unknown, role: Role, depth: number): void => {
+  const maskString = (value: string, how: Treatment): string => {
+    switch (how) {
+      case 'names':
+        learn(value);
+        return maskList('name', value);
+      case 'name-value':
+        learn(value);
+        return mask('name', value);
+      case 'emails':
+        return maskList('email', value);
+      case 'phones':
+        return maskList('phone', value);
+      case 'contact':
+        if (value.includes('@')) return maskText(value, 'plain');
+        if (SEVEN_DIGITS.test(value) && !/\p{L}{2}/u.test(value)) return maskList('phone', value);
+        learn(value);
+        return maskList('name', value);
+      case 'plain':
+        return value.length > SHORT ? maskText(value, how) : maskShort(value);
+      default:
+        return maskText(value, how);
+    }
+  };
+
+  /**
+   * Short plain values (codes, cities, statuses) repeat on every record: masked once per set of
+   * known names: this keeps masking a page within ~1.0-1.3x of its cost before names were looked
+   * for in every field (20,000 records of 16 fields, 3,000 travellers).
+   */
+  const shortCache = new Map<string, string>();
+  let shortCacheAt = -1;
+  const maskShort = (value: string): string => {
+    if (shortCacheAt !== learntCount || shortCache.size >= CACHE_LIMIT) {
+      shortCache.clear();
+      shortCacheAt = learntCount;
+    }
+    let m = shortCache.get(value);
+    if (m === undefined) {
+      m = maskText(value, 'plain');
+      shortCache.set(value, m);
+    }
+    return m;
+  };
+
+  /** First pass: the names of a value's name fields (and names written in its text) learnt. */
+  const collect = (value: unknown, role: Role, ctx: number, shapes: boolean, depth: number): void => {
     if (typeof value === 'string') {
-      if (role === 'name') learn(value);
-      else if (role === 'text' && value.includes('/'))
-        for (const m of value.matchAll(GDS_NAME)) if (!isPlaceCodes(m[1], m[2])) learn(`${m[1]} ${m[2]}`);
+      const how = treatment(value, role, ctx, shapes);
+      if (how === 'names' || how === 'name-value') learn(value);
+      else if (how === 'contact' && !value.includes('@') && /\p{L}{2}/u.test(value)) learn(value);
+      else if (how === 'text' || how === 'plain') learnFromText(value);
       return;
     }
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return;
     if (Array.isArray(value)) {
-      for (const v of value) collect(v, role, depth + 1);
+      for (const v of value) collect(v, role, ctx, shapes, depth + 1);
       return;
     }
-    for (const k in value as Rec) collect((value as Rec)[k], childRole(k, role), depth + 1);
+    for (const k in value as Rec) {
+      const info = keyInfo(k);
+      collect((value as Rec)[k], roleIn(info, ctx), ctx | info.adds, info.nameShapes, depth + 1);
+    }
   };
 
-  const walk = (value: unknown, role: Role, depth: number): unknown => {
-    if (typeof value === 'string') {
-      if (value === '') return value;
-      switch (role) {
-        case 'name':
-          learn(value);
-          return maskList('name', value);
-        case 'email':
-          return maskList('email', value);
-        case 'phone':
-        case 'phones':
-          return maskList('phone', value);
-        default:
-          return maskText(value, role === 'text');
-      }
-    }
+  const walk = (value: unknown, role: Role, ctx: number, shapes: boolean, depth: number): unknown => {
+    if (typeof value === 'string') return value === '' ? value : maskString(value, treatment(value, role, ctx, shapes));
     if (typeof value === 'number' && (role === 'phone' || role === 'phones')) return mask('phone', String(value));
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
-    if (Array.isArray(value)) return value.map((v) => walk(v, role, depth + 1));
+    if (Array.isArray(value)) return value.map((v) => walk(v, role, ctx, shapes, depth + 1));
     const out: Rec = {};
-    for (const k in value as Rec) out[k] = walk((value as Rec)[k], childRole(k, role), depth + 1);
+    for (const k in value as Rec) {
+      const info = keyInfo(k);
+      out[k] = walk((value as Rec)[k], roleIn(info, ctx), ctx | info.adds, info.nameShapes, depth + 1);
+    }
     return out;
   };
 
   /** Like walk, over values already masked: name, e-mail and phone fields are masks already. */
-  const rewalk = (value: unknown, role: Role, depth: number): unknown => {
-    if (typeof value === 'string')
-      return role === 'text' || role === 'plain' ? maskText(value, role === 'text') : value;
+  const rewalk = (value: unknown, role: Role, ctx: number, depth: number): unknown => {
+    if (typeof value === 'string') return role === 'text' || role === 'plain' ? maskText(value, role) : value;
     if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
-    if (Array.isArray(value)) return value.map((v) => rewalk(v, role, depth + 1));
+    if (Array.isArray(value)) return value.map((v) => rewalk(v, role, ctx, depth + 1));
     const out: Rec = {};
-    for (const k in value as Rec) out[k] = rewalk((value as Rec)[k], childRole(k, role), depth + 1);
+    for (const k in value as Rec) {
+      const info = keyInfo(k);
+      out[k] = rewalk((value as Rec)[k], roleIn(info, ctx), ctx | info.adds, depth + 1);
+    }
     return out;
   };
 
   const one = <T>(value: T): T => {
-    collect(value, 'plain', 0);
-    return walk(value, 'plain', 0) as T;
+    collect(value, 'plain', 0, false, 0);
+    return walk(value, 'plain', 0, false, 0) as T;
   };
   return Object.assign(one, {
     records(records: readonly Rec[]): Rec[] {
-      for (const r of records) collect(r, 'plain', 0);
-      return records.map((r) => walk(r, 'plain', 0) as Rec);
+      for (const r of records) collect(r, 'plain', 0, false, 0);
+      return records.map((r) => walk(r, 'plain', 0, false, 0) as Rec);
     },
-    text: (text: string) => maskText(text, true),
-    remask: (records: readonly Rec[]) => records.map((r) => rewalk(r, 'plain', 0) as Rec),
+    text: (text: string) => maskText(text, 'text'),
+    remask: (records: readonly Rec[]) => records.map((r) => rewalk(r, 'plain', 0, 0) as Rec),
     learnt: () => learntCount,
   });
 }
@@ -234,35 +308,10 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
 /** Records are bounded in depth where they enter (service-date.ts); this is only a guard. */
 const MAX_DEPTH = 64;
 
-function childRole(key: string, parent: Role): Role {
-  const r = roleOf(key);
-  if (r === 'number') return parent === 'phones' ? 'phone' : 'plain';
-  // Inside a name list (Passengers[] of objects) the members say what they are.
-  return r;
-}
-
 /** Same person, same mask: case, spacing and phone punctuation do not matter. */
 function normalize(kind: Kind, value: string): string {
   const v = value.trim();
   if (kind === 'phone') return v.replace(/[^\d+]/g, '').replace(/^00/, '+');
   if (kind === 'email') return v.toLowerCase().replace('//', '@');
   return v.toUpperCase().replace(/\s+/g, ' ');
-}
-
-/**
- * A phone-like run of digits, not a date, a ticket number or an amount. A bare run of digits
- * (no '+' and no separators) counts in free text when it is written the national way, with a
- * leading 0 and 9 to 12 digits (0412555020); a 13-digit ticket number never does.
- */
-function isPhone(candidate: string, free: boolean): boolean {
-  const digits = candidate.replace(/\D/g, '').length;
-  if (digits < 9 || digits > 15) return false;
-  if (/^\d{4}-\d{2}-\d{2}/.test(candidate)) return false; // '2026-11-01 10:00'
-  if (/^[+(]/.test(candidate) || /[ ().-]/.test(candidate)) return true;
-  return free && /^0\d{8,11}$/.test(candidate);
-}
-
-/** LHR/JFK, SYD/MEL: airport or city pairs, not SURNAME/GIVEN. */
-function isPlaceCodes(first: string, second: string): boolean {
-  return first.length === 3 && /^\p{Lu}{3}$/u.test(second);
 }

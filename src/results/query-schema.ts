@@ -1,8 +1,11 @@
 /**
  * The input of the query_report tool, as zod shapes the server
  * registers directly. Descriptions are read by the model on every tools/list: keep them short.
+ * Every object refuses keys it does not know (a `negate` or `dir` dropped silently would change
+ * the answer), and `limit` publishes the maximum it enforces.
  */
 import { z } from 'zod';
+import { describeValue, quote } from '../errors.js';
 
 export const QUERY_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'contains', 'startsWith', 'exists'] as const;
 export const AGGREGATE_FNS = ['count', 'sum', 'avg', 'min', 'max', 'countDistinct'] as const;
@@ -14,7 +17,19 @@ export type AggregateFn = (typeof AGGREGATE_FNS)[number];
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-export const whereSchema = z.object({
+/** A strict object whose unknown keys are refused with the keys it takes. */
+function strictItem<T extends z.ZodRawShape>(what: string, shape: T) {
+  const accepted = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `unknown key${iss.keys.length === 1 ? '' : 's'} ${iss.keys.map((k) => quote(k, 40)).join(', ')} in ${what}; ` +
+          `it takes ${accepted}`
+        : `${what} is not an object; use {${accepted}}`,
+  });
+}
+
+export const whereSchema = strictItem('a where filter', {
   field: z
     .string()
     .min(1)
@@ -34,15 +49,26 @@ export const whereSchema = z.object({
     ),
 });
 
-export const aggregateSchema = z.object({
+export const aggregateSchema = strictItem('an aggregate', {
   fn: z.enum(AGGREGATE_FNS).describe('Output key is fn_field (sum_FOPFare) or count.'),
   field: z.string().optional().describe('Field to aggregate; omit for count of records.'),
 });
 
-export const orderSchema = z.object({
+export const orderSchema = strictItem('an orderBy item', {
   field: z.string().min(1).describe('A field; with groupBy a groupBy field, count or an aggregate key (sum_FOPFare).'),
   direction: z.enum(['asc', 'desc']).optional().describe('Default asc for fields, desc for count/aggregates.'),
 });
+
+function limitError(iss: { input?: unknown }): string {
+  return (
+    `limit: ${describeValue(iss.input)} is not a whole number from 1 to ${MAX_QUERY_LIMIT}, the most rows or groups one answer ` +
+    'holds; page on with offset (nextOffset)'
+  );
+}
+
+function offsetError(iss: { input?: unknown }): string {
+  return `offset: ${describeValue(iss.input)} is not a whole number of at least 0; pass nextOffset to page`;
+}
 
 export const queryArgsShape = {
   resultId: z.string().min(1).describe('resultId of a report result (held for a while; rerun the report if gone).'),
@@ -71,13 +97,19 @@ export const queryArgsShape = {
         'before filters, groups and sums.',
     ),
   fields: z.array(z.string().min(1)).optional().describe('Columns of the returned rows (default: whole records).'),
-  offset: z.number().int().min(0).optional().describe('Rows or groups to skip; pass nextOffset to page.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
+  offset: z
+    .number({ error: offsetError })
+    .int({ error: offsetError })
+    .min(0, { error: offsetError })
     .optional()
-    .describe(`Rows or groups to return (default ${DEFAULT_QUERY_LIMIT}, max ${MAX_QUERY_LIMIT}).`),
+    .describe('Rows or groups to skip; pass nextOffset to page.'),
+  limit: z
+    .number({ error: limitError })
+    .int({ error: limitError })
+    .min(1, { error: limitError })
+    .max(MAX_QUERY_LIMIT, { error: limitError })
+    .optional()
+    .describe(`Rows or groups to return (default ${DEFAULT_QUERY_LIMIT}); page on with offset.`),
 };
 
 export const queryArgsSchema = z.object(queryArgsShape);

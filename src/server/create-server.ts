@@ -5,6 +5,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { registerResultView } from '../view/resource.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
+import { guardInbound } from './inbound.js';
 import { guardOutbound } from './outbound.js';
 import { publishPlainSchemas } from './plain-schemas.js';
 import { registerPrompts } from './prompts.js';
@@ -51,10 +52,15 @@ export function instructions(rt: Runtime): string {
   return lines.join('\n');
 }
 
-/** An McpServer whose every transport writes only bounded messages (see outbound.ts). */
+/**
+ * An McpServer whose every transport writes only bounded messages (see outbound.ts) and
+ * refuses tool arguments nested too deeply before anything walks them (inbound.ts).
+ */
 class BoundedMcpServer extends McpServer {
-  override connect(transport: Transport): Promise<void> {
-    return super.connect(guardOutbound(transport));
+  override async connect(transport: Transport): Promise<void> {
+    const guarded = guardOutbound(transport);
+    await super.connect(guarded);
+    guardInbound(guarded);
   }
 }
 

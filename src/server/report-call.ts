@@ -15,15 +15,7 @@ export async function callReport(rt: Runtime, def: TransactionDef, args: Record<
     pinnedCompanyCodes: rt.config.owningCompanyCodes,
     fixedUserName: rt.fixedUserName,
   });
-  const notes: string[] = [];
-  let maxRecords = controls.maxRecords ?? rt.config.maxRecords;
-  if (maxRecords > rt.config.maxRecords) {
-    notes.push(
-      `maxRecords ${maxRecords} is above this server's limit ` +
-        `REPORTS_MAX_RECORDS=${rt.config.maxRecords}; ${rt.config.maxRecords} was used.`,
-    );
-    maxRecords = rt.config.maxRecords;
-  }
+  const { maxRecords, notes } = cappedMaxRecords(controls.maxRecords, rt.config.maxRecords);
   await enforceScope(rt, def, query, callSignal(rt, extra.signal));
   const stored = await runReport(rt, def, query, {
     maxRecords,
@@ -31,4 +23,13 @@ export async function callReport(rt: Runtime, def: TransactionDef, args: Record<
     onProgress: progressReporter(extra, def.tool),
   });
   return presentReport(stored, { rowLimit: controls.rowLimit, fields: controls.fields, extraNotes: notes });
+}
+
+/** The records a call may fetch: what it asked, within REPORTS_MAX_RECORDS, saying so when capped (never silently). */
+export function cappedMaxRecords(asked: number | undefined, limit: number): { maxRecords: number; notes: string[] } {
+  if (asked === undefined || asked <= limit) return { maxRecords: asked ?? limit, notes: [] };
+  return {
+    maxRecords: limit,
+    notes: [`maxRecords ${asked} is above this server's limit REPORTS_MAX_RECORDS=${limit}; ${limit} was used.`],
+  };
 }

@@ -1,5 +1,5 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describeValue, ReportsError } from '../errors.js';
+import { cutText, describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import type { OwnedResults } from '../results/held-results.js';
@@ -36,49 +36,73 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
       mimeType: 'application/json',
     },
     async (uri) => {
-      const { id, csv, page } = parseResultUri(uri.href);
-      const stored = await store.get(id);
-      // Every page says whether the result is complete, and when not, how much it covers.
-      const incomplete = incompleteLine(coverageOf(stored));
-      const coverage = { complete: stored.complete, ...(incomplete ? { incomplete } : {}) };
-      if (csv) {
-        const [{ csvPages }, { recordsToCsv }] = await Promise.all([
-          import('../results/pages.js'),
-          import('../results/csv.js'),
-        ]);
-        const { columns, pages } = csvPages(stored.records);
-        const n = checkPage(page, pages.length, uri.href);
-        return {
-          contents: [
-            {
-              uri: uri.href,
-              mimeType: 'text/csv',
-              text: recordsToCsv(pages[n - 1], columns),
-              _meta: {
-                page: n,
-                pages: pages.length,
-                next: n < pages.length ? pageUri(id, n + 1, true) : null,
-                ...coverage,
-              },
-            },
-          ],
-        };
+      try {
+        return await readResultPage(store, uri);
+      } catch (err) {
+        throw asJsonRpcError(err, uri.href);
       }
-      const { jsonPages } = await import('../results/pages.js');
-      const pages = jsonPages(stored.records);
-      const n = checkPage(page, pages.length, uri.href);
-      const body = {
-        resultId: id,
-        records: pages[n - 1],
-        page: n,
-        pages: pages.length,
-        next: n < pages.length ? pageUri(id, n + 1) : null,
-        csv: pageUri(id, 1, true),
-        ...coverage,
-      };
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
     },
   );
+}
+
+/** JSON-RPC error codes of resources/read (MCP: -32002 is "resource not found"). */
+export const RESOURCE_NOT_FOUND = -32002;
+const INVALID_PARAMS = -32602;
+
+/**
+ * A ReportsError as the JSON-RPC error resources/read answers: an unknown or gone result is
+ * -32002 and a bad page -32602, with the store's words (which of the two, how to get it
+ * again), not -32603 (internal error). The SDK sends `message` and `code` as they are.
+ */
+function asJsonRpcError(err: unknown, uri: string): unknown {
+  if (!(err instanceof ReportsError) || (err.kind !== 'not_found' && err.kind !== 'invalid_input')) return err;
+  const code = err.kind === 'not_found' ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
+  return Object.assign(new Error(err.message), { code, data: { uri: cutText(uri, 200) } });
+}
+
+/** One JSON or CSV page of a held result, as resources/read answers it. */
+async function readResultPage(store: OwnedResults, uri: URL) {
+  const { id, csv, page } = parseResultUri(uri.href);
+  const stored = await store.get(id);
+  // Every page says whether the result is complete, and when not, how much it covers.
+  const incomplete = incompleteLine(coverageOf(stored));
+  const coverage = { complete: stored.complete, ...(incomplete ? { incomplete } : {}) };
+  if (csv) {
+    const [{ csvPages }, { recordsToCsv }] = await Promise.all([
+      import('../results/pages.js'),
+      import('../results/csv.js'),
+    ]);
+    const { columns, pages } = csvPages(stored.records);
+    const n = checkPage(page, pages.length, uri.href);
+    return {
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'text/csv',
+          text: recordsToCsv(pages[n - 1], columns),
+          _meta: {
+            page: n,
+            pages: pages.length,
+            next: n < pages.length ? pageUri(id, n + 1, true) : null,
+            ...coverage,
+          },
+        },
+      ],
+    };
+  }
+  const { jsonPages } = await import('../results/pages.js');
+  const pages = jsonPages(stored.records);
+  const n = checkPage(page, pages.length, uri.href);
+  const body = {
+    resultId: id,
+    records: pages[n - 1],
+    page: n,
+    pages: pages.length,
+    next: n < pages.length ? pageUri(id, n + 1) : null,
+    csv: pageUri(id, 1, true),
+    ...coverage,
+  };
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }
 
 /** `reports://results/{id}[.csv][?page=N]` -> its parts. */

@@ -31,11 +31,12 @@ export async function continueResult(rt: Runtime, args: ContinueArgs, extra: Too
   }
   const def = TRANSACTIONS.find((t) => t.tool === stored.report);
   if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
-  const maxRecords = Math.min(args.maxRecords ?? rt.config.maxRecords, rt.config.maxRecords);
+  const { cappedMaxRecords } = await import('./report-call.js');
+  const { maxRecords, notes } = cappedMaxRecords(args.maxRecords, rt.config.maxRecords);
   const updated = await continueReport(rt, def, stored, {
     maxRecords,
     signal: callSignal(rt, extra.signal),
     onProgress: progressReporter(extra, 'continue_report'),
   });
-  return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields });
+  return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields, extraNotes: notes });
 }

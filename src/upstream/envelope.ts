@@ -1,4 +1,4 @@
-import { cutText, describeValue, oneLine, ReportsError, serviceWords } from '../errors.js';
+import { cutText, describeValue, jsonText, oneLine, ReportsError, serviceWords } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -99,9 +99,17 @@ function notSuccess(success: unknown, path: string): ReportsError {
 }
 
 function upstreamFailure(error: unknown, path: string): ReportsError {
-  const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
-  // The service's words, on one line of ours: no control characters, no line breaks.
-  const str = (v: unknown) => (v === undefined || v === null ? undefined : oneLine(String(v)));
+  // A ResponseError that is not an object (a string, a list) is the message itself.
+  const e = (error && typeof error === 'object' && !Array.isArray(error) ? error : { Message: error }) as Record<
+    string,
+    unknown
+  >;
+  // The service's words, on one line of ours: no control characters, no line breaks; members
+  // of any JSON type as text (an object as its JSON, not "[object Object]").
+  const str = (v: unknown) => {
+    const text = jsonText(v);
+    return text === undefined ? undefined : oneLine(text);
+  };
   const errorCode = str(e.ErrorCode);
   const message = str(e.Message);
   const statusCode = str(e.StatusCode);

@@ -15,10 +15,12 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { programPath } from '../helpers/programs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SERVER = join(ROOT, 'dist', 'src', 'index.js');
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium on PATH; '' when missing, and then this file is skipped (test/helpers/system-programs.ts). */
+const CHROMIUM = programPath('chromium');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');
 // The demo tour's question: tickets with open coupons expiring in the next 60 days.
 const COUPONS = { DateStart: 'today', DateEnd: 'today+60', CouponCodeGroup: 'OPEN', DateTracker: 'E', rowLimit: 5 };
@@ -143,8 +145,7 @@ async function openView(
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it when missing).`);
+  if (!CHROMIUM) return; // skipped, said once by the global setup
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build (npm test does it first).`);
   mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -204,7 +205,7 @@ function killIfAlive(pid: number): void {
   }
 }
 
-describe('the result view of "open coupons per account", in chromium', () => {
+describe.skipIf(!CHROMIUM)('the result view of "open coupons per account", in chromium', () => {
   it('is declared on the report tools and query_report, as one self-contained text/html;profile=mcp-app page', async () => {
     const uri = 'ui://travel-reports/result-view.html';
     for (const name of ['ticket_coupons_by_status_code', 'hotel_segments', 'query_report', 'continue_report'])
@@ -377,7 +378,7 @@ describe('the result view of "open coupons per account", in chromium', () => {
   });
 });
 
-describe('the result view of a grouped query_report answer', () => {
+describe.skipIf(!CHROMIUM)('the result view of a grouped query_report answer', () => {
   it('charts the groups the assistant asked for, and pages the records under them', async () => {
     const args = {
       resultId,
@@ -685,4 +686,4 @@ describe('the result view of hotel stays in many currencies', () => {
 });
 
 // Keep spawnSync referenced for the chromium version line in the log (helps reading CI output).
-console.error(spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? 'no chromium');
+if (CHROMIUM) console.error(spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? 'no chromium');

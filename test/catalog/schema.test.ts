@@ -63,12 +63,12 @@ describe('input schema messages name the parameter, the value and what is expect
 
   it('controls', () => {
     expect(issues('qlog_forward', { maxRecords: 0, rowLimit: 100001, fields: 'Account' })).toEqual([
-      'maxRecords: 0 (number) is not a whole number of at least 1; e.g. 1000 at maxRecords',
+      'maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords',
       "fields: 'Account' is not a list of field names; use an array of strings at fields",
       'rowLimit: 100001 (number) is not a whole number from 0 to 100000; e.g. 50 at rowLimit',
     ]);
     expect(issues('qlog_forward', { maxRecords: 2.5, fields: ['Account', 1] })).toEqual([
-      'maxRecords: 2.5 (number) is not a whole number of at least 1; e.g. 1000 at maxRecords',
+      'maxRecords: 2.5 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords',
       'fields: 1 (number) is not a list of field names; use an array of strings at fields.1',
     ]);
   });

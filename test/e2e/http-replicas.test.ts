@@ -17,7 +17,11 @@ import {
   killAll,
   startHttpServer,
 } from '../helpers/http-server.js';
+import { programPath } from '../helpers/programs.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+
+/** redis-server on PATH; '' when missing, and then the Redis suites are skipped (test/helpers/system-programs.ts). */
+const REDIS = programPath('redis-server');
 
 const TOKEN = 'replica-team-token-8c1f';
 const LIMIT = 2;
@@ -30,6 +34,7 @@ const structured = (r: CallToolResult) => r.structuredContent as Out;
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
 beforeAll(async () => {
+  if (!REDIS) return;
   assertBuilt();
   redis = await startRedis();
   sandbox = await startSandbox({ latencyMs: 20 });
@@ -63,7 +68,7 @@ async function connect(server: HttpServerProcess): Promise<HttpClient> {
   return c;
 }
 
-describe('two replicas sharing Redis', () => {
+describe.skipIf(!REDIS)('two replicas sharing Redis', () => {
   it('a report fetched through one replica is queried, continued and read through the other', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
     const ca = await connect(a);

@@ -65,6 +65,36 @@ describe('--http: Streamable HTTP at /mcp', () => {
       const records = (await readAllRecords(a.client, String(out.resourceUri))) as Array<{ Account: string }>;
       expect(records.length).toBe(fetched);
       for (const g of groups.groups) expect(g.count).toBe(records.filter((r) => r.Account === g.key.Account).length);
+
+      // An argument nested 20,000 levels, sent as raw JSON (a client's JSON.stringify overflows
+      // long before), is refused by name over HTTP too (server/inbound.ts).
+      const deep = `${'['.repeat(20_000)}"today"${']'.repeat(20_000)}`;
+      const answer = await rawRequest(server.url, {
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-session-id': b.transport.sessionId ?? '',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body:
+          '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"air_segments_by_date",' +
+          `"arguments":{"DateStart":${deep},"DateEnd":"today"}}}`,
+      });
+      const data = answer.body.split('\n').find((l) => l.startsWith('data: ')) ?? answer.body;
+      expect(JSON.parse(data.replace(/^data: /, ''))).toEqual({
+        jsonrpc: '2.0',
+        id: 99,
+        result: {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text:
+                'Invalid argument for air_segments_by_date: DateStart: nested too deeply (more than 32 levels). ' +
+                'Nothing was sent to the service; correct the argument and call again.',
+            },
+          ],
+        },
+      });
     } finally {
       await a.close();
       await b.close();

@@ -67,3 +67,24 @@ describe('envelope failures are failures', () => {
     expect(textOf(result)).toContain('Some data sources failed');
   });
 });
+
+describe('a ResponseError of any JSON type is told as text (issue 18)', () => {
+  test.each([
+    [
+      'object members',
+      { ErrorCode: { Code: 42 }, Message: { Text: 'Bad range', Field: 'DateStart' }, StatusCode: 500 },
+      ' ({"Code":42}, status 500): "{"Text":"Bad range","Field":"DateStart"}"',
+    ],
+    ['list members', { ErrorCode: ['E1', 'E2'], Message: [1, true, null] }, ' (["E1","E2"]): "[1,true,null]"'],
+    ['number and boolean members', { ErrorCode: 7, Message: false }, ' (7): "false"'],
+    ['a plain string', 'Service unavailable', ': "Service unavailable"'],
+    ['a list', [{ Message: 'first' }], ': "[{"Message":"first"}]"'],
+  ])('%s', async (_, responseError, said) => {
+    const result = await answerWith({ ResponseMetadata: { Success: false }, ResponseError: responseError });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `air_segments_by_date failed (upstream): The service refused the request to /AirSegmentsByDate${said}.`,
+    );
+    expect(textOf(result)).not.toContain('[object Object]');
+  });
+});

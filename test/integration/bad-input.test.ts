@@ -112,7 +112,7 @@ describe('invalid arguments: exact messages, nothing sent', () => {
       'maxRecords 0',
       'air_segments_by_date',
       { DateStart: '20261101', DateEnd: '20261110', maxRecords: 0 },
-      `${SCHEMA('air_segments_by_date')}maxRecords: 0 (number) is not a whole number of at least 1; e.g. 1000 at maxRecords`,
+      `${SCHEMA('air_segments_by_date')}maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords`,
     ],
     [
       'rowLimit below 0',

@@ -95,3 +95,117 @@ describe('plainJsonSchema', () => {
     });
   });
 });
+
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  additionalProperties?: boolean | Schema;
+  minimum?: number;
+  maximum?: number;
+};
+
+/** Every node of a schema with its path (tool.param, tool.where[].field). */
+function nodes(schema: Schema, path: string, out: Array<{ path: string; node: Schema }> = []) {
+  out.push({ path, node: schema });
+  for (const [k, v] of Object.entries(schema.properties ?? {})) nodes(v, `${path}.${k}`, out);
+  if (schema.items) nodes(schema.items, `${path}[]`, out);
+  for (const [i, v] of (schema.anyOf ?? []).entries()) nodes(v, `${path}|${i}`, out);
+  if (typeof schema.additionalProperties === 'object') nodes(schema.additionalProperties, `${path}{}`, out);
+  return out;
+}
+
+describe('every published bound is the enforced one (issue 18)', () => {
+  it('every object of every input schema refuses unknown keys, but the free-form parameters record', () => {
+    const open: string[] = [];
+    let objects = 0;
+    for (const t of tools)
+      for (const { path, node } of nodes(t.inputSchema as Schema, t.name))
+        if (node.type === 'object') {
+          objects++;
+          if (node.additionalProperties !== false) open.push(path);
+        }
+    // The free-form `parameters` of the tools that take the service's own names are records.
+    expect(open.filter((p) => !p.endsWith('.parameters'))).toEqual([]);
+    expect(open).toContain('find_bookings.parameters');
+    expect(objects).toBeGreaterThan(tools.length);
+  });
+
+  it.each([
+    ['where', { where: [{ field: 'Account', op: 'eq', value: 'X', negate: true }] }, "'negate' in a where filter"],
+    ['aggregates', { aggregates: [{ fn: 'count', as: 'n' }] }, "'as' in an aggregate"],
+    ['orderBy', { orderBy: [{ field: 'count', dir: 'asc' }] }, "'dir' in an orderBy item"],
+  ])('query_report: an unknown key in a %s item is refused by name', async (_, args, said) => {
+    const r = await h.call('query_report', { resultId: 'r_x', ...args });
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toContain(`unknown key ${said}; it takes`);
+  });
+
+  it('export_report: an unknown key in a where item is refused by name', async () => {
+    const r = await h.call('export_report', {
+      resultId: 'r_x',
+      format: 'csv',
+      where: [{ field: 'Account', op: 'eq', value: 'X', not: true }],
+    });
+    expect((r.content[0] as { text: string }).text).toContain(
+      "unknown key 'not' in a where filter; it takes field, op, value at where[0]",
+    );
+  });
+
+  it('every numeric argument: its published minimum and maximum are accepted, one past them refused', async () => {
+    const bounds: string[] = [];
+    const wrong: string[] = [];
+    for (const t of tools)
+      for (const { path, node } of nodes(t.inputSchema as Schema, t.name)) {
+        if (node.type !== 'integer' && node.type !== 'number') continue;
+        // A compared value (where[].value) or a free-form parameter's value ({}) may be any number: no bound.
+        if (/[|{]/.test(path)) {
+          expect([node.minimum, node.maximum], path).toEqual([undefined, undefined]);
+          continue;
+        }
+        const name = path.slice(t.name.length + 1);
+        // Only top-level arguments are numeric; a nested one would need its own probe.
+        expect(name, path).toMatch(/^\w+$/);
+        const lo = node.minimum ?? Number.MIN_SAFE_INTEGER;
+        const hi = node.maximum ?? Number.MAX_SAFE_INTEGER;
+        bounds.push(`${path} ${node.minimum ?? '-'}..${node.maximum ?? '-'}`);
+        // An unknown key makes every probe a refusal, which names each argument it refuses.
+        const refusesArg = async (value: number) => {
+          const r = await h.call(t.name, { [name]: value, zzProbe: 1 });
+          return (r.content[0] as { text: string }).text.includes(`${name}: ${value}`);
+        };
+        for (const [value, refused] of [
+          [lo, false],
+          [hi, false],
+          ...(node.minimum === undefined ? [] : [[lo - 1, true] as const]),
+          ...(node.maximum === undefined ? [] : [[hi + 1, true] as const]),
+        ] as const)
+          if ((await refusesArg(value)) !== refused) wrong.push(`${path} ${value} ${refused ? 'accepted' : 'refused'}`);
+      }
+    process.stderr.write(`published numeric bounds:\n  ${bounds.join('\n  ')}\n`);
+    expect(wrong).toEqual([]);
+    const published = bounds.filter((b) => /^(?:\w+\.)(?:maxRecords|rowLimit|limit|offset) /.test(b));
+    expect(new Set(published.map((b) => b.replace(/^\w+\./, '')))).toEqual(
+      new Set(['maxRecords 1..10000000', 'rowLimit 0..100000', 'limit 1..1000', 'offset 0..9007199254740991']),
+    );
+  });
+});
+
+describe('a maxRecords above this server REPORTS_MAX_RECORDS is capped with a note, never silently', () => {
+  it.each(['air_segments_by_date', 'continue_report'])('%s', async (tool) => {
+    const s = await startInProcess({ env: { REPORTS_MAX_RECORDS: '5', REPORTS_PAGE_SIZE: '2' } });
+    try {
+      const args = { DateStart: '20261101', DateEnd: '20261130' };
+      const first = await s.call('air_segments_by_date', { ...args, maxRecords: tool === 'continue_report' ? 2 : 100 });
+      const sc = first.structuredContent as { resultId: string; notes: string[] };
+      const r = tool === 'continue_report' ? await s.call(tool, { resultId: sc.resultId, maxRecords: 100 }) : first;
+      expect(r.isError).toBeFalsy();
+      const { notes, fetchedRecords } = r.structuredContent as { notes: string[]; fetchedRecords: number };
+      expect(notes).toContain("maxRecords 100 is above this server's limit REPORTS_MAX_RECORDS=5; 5 was used.");
+      expect(fetchedRecords).toBe(tool === 'continue_report' ? 7 : 5);
+    } finally {
+      await s.close();
+    }
+  });
+});

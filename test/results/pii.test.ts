@@ -163,3 +163,48 @@ describe('createRedactor', () => {
     expect(off(raw[0])).toBe(raw[0]);
   });
 });
+
+describe('masking that generalises (issue 18)', () => {
+  const redact = createRedactor(true, { key: Buffer.alloc(32, 9) });
+  const ids = {
+    TktNumber: '0814412345678',
+    RecordLocator: 'QUIX12',
+    ServiceRef: 98765432,
+    PCC: 'SYD1A',
+    PseudoCityCode: 'MEL2B',
+    AccountCode: 'ACME01',
+    Account: 'ACME',
+    OwningCompanyCode: 'TRV1',
+  };
+  const [stated, prose, phones] = redact.records([
+    { ...ids, Traveller: { First: 'Gwendolyn', Last: 'Quixworth', Title: 'MRS' } },
+    { ...ids, Xq: "rebooked gwendolyn QUIXWORTH after a call; Quixworth's bags, Quixworth’s seat" },
+    { ...ids, LogText: 'sync mobile=4402079460958 tel:+61 2 9374 4000', ContactPhone: '4402079460958' },
+  ]);
+
+  it('names under person keys no list holds, and again in prose in any case and possessive', () => {
+    expect(stated.Traveller).toEqual({
+      First: expect.stringMatching(/^Traveller-[0-9a-f]{8}$/),
+      Last: expect.stringMatching(/^Traveller-[0-9a-f]{8}$/),
+      Title: 'MRS',
+    });
+    const { First, Last } = stated.Traveller as Rec;
+    expect(prose.Xq).toBe(`rebooked ${First} ${Last} after a call; ${Last}'s bags, ${Last}’s seat`);
+  });
+
+  it('phones announced by a word or in a field named for them, the same number the same mask', () => {
+    expect(phones.LogText).toMatch(/^sync mobile=phone-[0-9a-f]{8} tel:phone-[0-9a-f]{8}$/);
+    expect(phones.ContactPhone).toBe(String(phones.LogText).slice(12, 26));
+  });
+
+  it('identifiers are never masked, even where they hold a name word', () => {
+    for (const r of [stated, prose, phones])
+      expect({ ...r, Traveller: 0, Xq: 0, LogText: 0, ContactPhone: 0 }).toEqual({
+        ...ids,
+        Traveller: 0,
+        Xq: 0,
+        LogText: 0,
+        ContactPhone: 0,
+      });
+  });
+});

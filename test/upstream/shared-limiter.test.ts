@@ -6,12 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_MS, LEASES_KEY, SharedLimiter } from '../../src/upstream/redis-limiter.js';
 import { connectRedis, type RedisLink } from '../../src/upstream/redis-link.js';
+import { programPath } from '../helpers/programs.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+
+/** redis-server on PATH; '' when missing, and then the Redis suites are skipped (test/helpers/system-programs.ts). */
+const REDIS = programPath('redis-server');
 
 let redis: RedisServer;
 let links: RedisLink[];
 
 beforeAll(async () => {
+  if (!REDIS) return;
   redis = await startRedis();
   links = [await connectRedis(redis.url, () => {}), await connectRedis(redis.url, () => {})];
 });
@@ -20,7 +25,7 @@ afterAll(async () => {
   await redis?.kill();
 });
 
-describe('SharedLimiter', () => {
+describe.skipIf(!REDIS)('SharedLimiter', () => {
   it('two replicas with limit 3 never hold more than 3 together, and every task runs once', async () => {
     const [a, b] = links.map((l) => new SharedLimiter(l, 3));
     let now = 0;
