@@ -50,8 +50,11 @@ export const travellersAtShape = {
     .refine((v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_LOOKBACK_DAYS, { error: lookbackError })
     .optional()
     .meta({
-      description: `Days before from searched for arrivals, 0-${MAX_LOOKBACK_DAYS} (default ${DEFAULT_LOOKBACK_DAYS})`,
+      description: `Days before from searched for arrivals (default ${DEFAULT_LOOKBACK_DAYS})`,
       type: 'integer',
+      // The published bound is the enforced one (CONTRACT section 4).
+      minimum: 0,
+      maximum: MAX_LOOKBACK_DAYS,
     }),
 };
 

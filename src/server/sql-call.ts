@@ -4,6 +4,7 @@ import { resultUri } from '../presentation/result-uri.js';
 import { fitSqlRows, presentSql, type TableRead } from '../presentation/sql-answer.js';
 import type { ResultInfo } from '../results/held-results.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
+import { checkMoney } from '../sql/money-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
 import type { Runtime } from './runtime.js';
 
@@ -26,6 +27,10 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   const held = await rt.results.list();
   // Oldest first: the order in which the caller fetched them.
   const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
+  const moneyNotes = checkMoney(
+    sql,
+    read.map((r) => r.report),
+  );
   const engine = await rt.sqlEngine();
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;
@@ -67,7 +72,7 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
     fetchedRecords: r.held.reduce((sum, h) => sum + h.count, 0),
     totalRecords: r.totalRecords,
   }));
-  const notes: string[] = [];
+  const notes: string[] = [...moneyNotes];
   if (output.truncated)
     notes.push(`The statement produced ${output.rowCount} rows; the first ${rows.length} are held (add a LIMIT).`);
   let resourceUri: string | undefined;

@@ -84,6 +84,45 @@ describe('sql_query over two held reports', () => {
     expect(out.resourceUri).toBeUndefined();
   });
 
+  it('never adds money across currencies: a sum without its currency column is refused before it runs', async () => {
+    const refused = refusal(
+      await s.call('sql_query', {
+        sql: 'SELECT Account, SUM(CreditValue) AS credit FROM ticket_coupons_by_status_code_2 GROUP BY Account',
+      }),
+    );
+    expect(refused).toContain(
+      'sums CreditValue without CreditCurrency: amounts in different currencies are never added or compared. ' +
+        "Add CreditCurrency to the SELECT and GROUP BY, or keep one currency with WHERE CreditCurrency = '…'; " +
+        'nothing was run',
+    );
+    // Grouped by the currency, the sums are exact per account and currency.
+    const sb = s.rt.sandbox!;
+    const expected = new Map<string, number>();
+    for (const c of sb.report('TicketCouponsByStatusCode', COUPONS) as Rec[]) {
+      if (c.CreditValue === undefined || c.CreditValue === null || c.CreditValue === '') continue;
+      const key = `${c.Account}|${c.CreditCurrency}`;
+      expected.set(key, (expected.get(key) ?? 0) + Math.round(Number(c.CreditValue) * 100));
+    }
+    const out = ok(
+      await s.call('sql_query', {
+        sql:
+          'SELECT Account, CreditCurrency, SUM(CreditValue) AS credit FROM ticket_coupons_by_status_code_2 ' +
+          'WHERE CreditValue IS NOT NULL GROUP BY Account, CreditCurrency',
+      }),
+    );
+    const got = new Map(
+      (out.rows as Rec[]).map((r) => [`${r.Account}|${r.CreditCurrency}`, Math.round(Number(r.credit) * 100)]),
+    );
+    expect(got).toEqual(expected);
+  });
+
+  it('money whose record states no currency is totalled with the words saying so', async () => {
+    const out = ok(
+      await s.call('sql_query', { sql: 'SELECT SUM(FOPFare) AS fares FROM ticket_coupons_by_status_code_2' }),
+    );
+    expect(out.notes).toContain('FOPFare: currency not stated by the service, so a total of it may mix currencies.');
+  });
+
   it('keeps dates as ISO 8601 text, numbers as numbers', async () => {
     const out = ok(
       await s.call('sql_query', {
