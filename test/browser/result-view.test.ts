@@ -569,71 +569,77 @@ describe.skipIf(!CHROMIUM)('the result view of a PNR: its segments as tables, no
   });
 });
 
-describe.skipIf(!CHROMIUM)('the result view of a booking: passengers and itinerary as tables, the formatted itinerary whole', () => {
-  it('opens the booking and shows its lists as tables and its long text uncut', async () => {
-    const air = (await client.callTool({
-      name: 'air_segments_by_date',
-      arguments: { DateStart: 'today-1', DateEnd: 'today+6', rowLimit: 1 },
-    })) as CallToolResult;
-    const locator = String((air.structuredContent as { rows: Rec[] }).rows[0].RecordLocator);
-    const args = { RecordLocator: locator };
-    const result = (await client.callTool({ name: 'booking_details', arguments: args })) as CallToolResult;
-    const { resultId: bookingId } = result.structuredContent as { resultId: string };
-    const held = (await client.callTool({
-      name: 'query_report',
-      arguments: { resultId: bookingId },
-    })) as CallToolResult;
-    const booking = (held.structuredContent as { rows: Rec[] }).rows[0] as {
-      ServiceRef: number;
-      Passengers: Array<Rec & { LastName: string; FirstName: string }>;
-      Itinerary: Array<Rec & { BoardPoint?: string; OffPoint?: string }>;
-      ItineraryFormatted: string;
-    };
-    expect(typeof booking.ServiceRef).toBe('number');
-    expect(booking.ItineraryFormatted.length).toBeGreaterThan(120);
-    const opened = await openView(args, result, 'tr.detail:not([hidden]) table.sub-table');
-    try {
-      const frame = opened.frame;
-      expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe('Booking details');
-      // One booking: no chart of one bar.
-      expect(await frame.$eval('#chart-section', (e) => (e as HTMLElement).hidden)).toBe(true);
-      const columns = await tableHeader(frame);
-      const cells = (await tableCells(frame))[0];
-      expect(cells[columns.indexOf('ServiceRef')]).toBe(String(booking.ServiceRef));
-      expect(cells[columns.indexOf('Passengers')]).toBe(
-        `${booking.Passengers.length} passenger${booking.Passengers.length === 1 ? '' : 's'}`,
-      );
-      expect(cells[columns.indexOf('Itinerary')]).toBe(`${booking.Itinerary.length} itinerary items`);
-      const sub = (field: string) =>
-        frame.$eval(`section.sub[data-field="${field}"]`, (s) => ({
-          header: Array.from(s.querySelectorAll('thead th'), (th) => th.textContent ?? ''),
-          rows: Array.from(s.querySelectorAll('table.sub-table > tbody > tr'), (tr) =>
-            Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? ''),
-          ),
-          text: s.querySelector('pre')?.textContent,
-        }));
-      const passengers = await sub('Passengers');
-      expect(
-        passengers.rows.map((r) => [
-          r[passengers.header.indexOf('LastName')],
-          r[passengers.header.indexOf('FirstName')],
-        ]),
-      ).toEqual(booking.Passengers.map((p) => [p.LastName, p.FirstName]));
-      const itinerary = await sub('Itinerary');
-      expect(
-        itinerary.rows.map((r) => [r[itinerary.header.indexOf('BoardPoint')], r[itinerary.header.indexOf('OffPoint')]]),
-      ).toEqual(booking.Itinerary.map((i) => [i.BoardPoint ?? '', i.OffPoint ?? '']));
-      // The formatted itinerary, cut in its cell, is whole once the row is open.
-      expect((await sub('ItineraryFormatted')).text).toBe(booking.ItineraryFormatted);
-      await opened.page.screenshot({
-        path: join(ARTIFACTS, 'result-view-booking.png') as `${string}.png`,
-        fullPage: true,
-      });
-    } finally {
-      await opened.page.close();
-    }
-  });
-});
+describe.skipIf(!CHROMIUM)(
+  'the result view of a booking: passengers and itinerary as tables, the formatted itinerary whole',
+  () => {
+    it('opens the booking and shows its lists as tables and its long text uncut', async () => {
+      const air = (await client.callTool({
+        name: 'air_segments_by_date',
+        arguments: { DateStart: 'today-1', DateEnd: 'today+6', rowLimit: 1 },
+      })) as CallToolResult;
+      const locator = String((air.structuredContent as { rows: Rec[] }).rows[0].RecordLocator);
+      const args = { RecordLocator: locator };
+      const result = (await client.callTool({ name: 'booking_details', arguments: args })) as CallToolResult;
+      const { resultId: bookingId } = result.structuredContent as { resultId: string };
+      const held = (await client.callTool({
+        name: 'query_report',
+        arguments: { resultId: bookingId },
+      })) as CallToolResult;
+      const booking = (held.structuredContent as { rows: Rec[] }).rows[0] as {
+        ServiceRef: number;
+        Passengers: Array<Rec & { LastName: string; FirstName: string }>;
+        Itinerary: Array<Rec & { BoardPoint?: string; OffPoint?: string }>;
+        ItineraryFormatted: string;
+      };
+      expect(typeof booking.ServiceRef).toBe('number');
+      expect(booking.ItineraryFormatted.length).toBeGreaterThan(120);
+      const opened = await openView(args, result, 'tr.detail:not([hidden]) table.sub-table');
+      try {
+        const frame = opened.frame;
+        expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe('Booking details');
+        // One booking: no chart of one bar.
+        expect(await frame.$eval('#chart-section', (e) => (e as HTMLElement).hidden)).toBe(true);
+        const columns = await tableHeader(frame);
+        const cells = (await tableCells(frame))[0];
+        expect(cells[columns.indexOf('ServiceRef')]).toBe(String(booking.ServiceRef));
+        expect(cells[columns.indexOf('Passengers')]).toBe(
+          `${booking.Passengers.length} passenger${booking.Passengers.length === 1 ? '' : 's'}`,
+        );
+        expect(cells[columns.indexOf('Itinerary')]).toBe(`${booking.Itinerary.length} itinerary items`);
+        const sub = (field: string) =>
+          frame.$eval(`section.sub[data-field="${field}"]`, (s) => ({
+            header: Array.from(s.querySelectorAll('thead th'), (th) => th.textContent ?? ''),
+            rows: Array.from(s.querySelectorAll('table.sub-table > tbody > tr'), (tr) =>
+              Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? ''),
+            ),
+            text: s.querySelector('pre')?.textContent,
+          }));
+        const passengers = await sub('Passengers');
+        expect(
+          passengers.rows.map((r) => [
+            r[passengers.header.indexOf('LastName')],
+            r[passengers.header.indexOf('FirstName')],
+          ]),
+        ).toEqual(booking.Passengers.map((p) => [p.LastName, p.FirstName]));
+        const itinerary = await sub('Itinerary');
+        expect(
+          itinerary.rows.map((r) => [
+            r[itinerary.header.indexOf('BoardPoint')],
+            r[itinerary.header.indexOf('OffPoint')],
+          ]),
+        ).toEqual(booking.Itinerary.map((i) => [i.BoardPoint ?? '', i.OffPoint ?? '']));
+        // The formatted itinerary, cut in its cell, is whole once the row is open.
+        expect((await sub('ItineraryFormatted')).text).toBe(booking.ItineraryFormatted);
+        await opened.page.screenshot({
+          path: join(ARTIFACTS, 'result-view-booking.png') as `${string}.png`,
+          fullPage: true,
+        });
+      } finally {
+        await opened.page.close();
+      }
+    });
+  },
+);
 
 describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', () => {
   it("sums an amount per currency only: the chart of RateAmount in USD per Account is query_report's", async () => {
