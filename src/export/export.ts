@@ -48,7 +48,7 @@ export async function exportResult(
 ): Promise<ExportOutcome> {
   // Every input is checked before anything touches the disk.
   const stem = checkStem(req.name ?? stored.report, req.name === undefined ? 'report' : 'name');
-  const { rows } = rowsOf(stored.records, req.unnest);
+  const { rows } = rowsOf(stored.records, req.unnest, stored.report);
   const matched = matchRecords(rows, req.where);
   if (!matched.length) throw nothingToExport(rows, req);
   const table = exportTable(rows, req.fields);

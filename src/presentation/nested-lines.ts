@@ -14,6 +14,8 @@ const MAX_ITEMS = 30;
 /** Columns of an item table: its non-empty values, in the order the items have them. */
 const MAX_ITEM_COLUMNS = 12;
 const ITEM_CELL = 40;
+/** Cell width of an item column holding longer values (remarks, addresses). */
+const ITEM_TEXT_CELL = 120;
 
 type Rec = Record<string, unknown>;
 
@@ -24,14 +26,31 @@ export function objectListPaths(records: readonly Rec[]): string[] {
   );
 }
 
-/** `table` with the lists at `paths` of each row written under it. */
+/**
+ * Characters of lists written under one row: a third of the default text, so the first row
+ * always fits with its lists and the text never answers a lookup with no row at all.
+ */
+const MAX_NESTED_CHARS = 5_000;
+
+/** `table` with the lists at `paths` of each row written under it, within MAX_NESTED_CHARS. */
 export function withNestedLines(table: Table, paths: readonly string[]): Table {
   if (!paths.length) return table;
   return {
     ...table,
     line: (r) => {
       const lines = [table.line(r)];
-      for (const path of paths) lines.push(...listLines(r, path));
+      let used = 0;
+      let left = 0;
+      for (const path of paths) {
+        for (const line of listLines(r, path)) {
+          if (left || used + line.length + 1 > MAX_NESTED_CHARS) left++;
+          else {
+            lines.push(line);
+            used += line.length + 1;
+          }
+        }
+      }
+      if (left) lines.push(`  ↳ … ${left} more lines of this record's lists: query_report with unnest reads them all`);
       return lines.join('\n');
     },
   };
@@ -49,8 +68,14 @@ function listLines(record: Rec, path: string): string[] {
     lines.push(`  ${tableLine(items.map((v) => textCell(v, ITEM_CELL)))}`);
   } else {
     const columns = itemColumns(items as Rec[]);
+    const widths = columns.map((c) =>
+      (items as Rec[]).some((item) => typeof item[c] === 'string' && (item[c] as string).length > ITEM_CELL)
+        ? ITEM_TEXT_CELL
+        : ITEM_CELL,
+    );
     lines.push(`  ${tableLine(columns.map((c) => textCell(c, ITEM_CELL)))}`);
-    for (const item of items as Rec[]) lines.push(`  ${tableLine(columns.map((c) => textCell(item[c], ITEM_CELL)))}`);
+    for (const item of items as Rec[])
+      lines.push(`  ${tableLine(columns.map((c, i) => textCell(item[c], widths[i])))}`);
   }
   if (list.length > items.length) lines.push(`  ↳ … ${list.length - items.length} more items of ${truncate(path, 80)}`);
   return lines;

@@ -53,7 +53,10 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   );
   // The rows as the text shows them, read like query_report reads them (dot paths fan out
   // through lists), within their own budget.
-  const shown = stored.records.slice(0, rendered.rowsShown).map((r) => (fields ? project(r, fields) : r));
+  // At least the first record: a lookup is never answered with no row (its lists may be long).
+  const shown = stored.records
+    .slice(0, Math.max(rendered.rowsShown, Math.min(1, opts.rowLimit ?? 1)))
+    .map((r) => (fields ? project(r, fields) : r));
   const budget = compact
     ? defaultViewRowsBudget({ ...head, summary })
     : { rowsChars: STRUCTURED_ROWS_CHAR_LIMIT, totalChars: STRUCTURED_ROWS_CHAR_LIMIT };

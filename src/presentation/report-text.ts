@@ -59,11 +59,11 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     };
   const head: string[] = [headline(view)];
   for (const note of view.notes.slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
-  head.push(
-    `resultId: ${resultId}`,
-    `SQL table: ${view.table} (for sql_query; lists inside records are ${view.table}__<List_Path>)`,
-    '',
-  );
+  head.push(`resultId: ${resultId}`);
+  if (view.table) {
+    head.push(`SQL table: ${view.table} (for sql_query; lists inside records are ${view.table}__<List_Path>)`);
+  }
+  head.push('');
 
   if (summary.recordCount > 0) {
     head.push(`Summary of all ${n(summary.recordCount)} records:`);

@@ -5,6 +5,7 @@
  * complete, and a resource_link to every row when not all fit.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { incompleteLine } from '../results/coverage.js';
 import { capStrings, fitValue } from '../results/cut.js';
 import { truncate } from '../results/values.js';
 import { fitRows, STRUCTURED_ROWS_CHAR_LIMIT } from './row-budget.js';
@@ -67,7 +68,7 @@ function rowsRoom(rest: object): number {
 export function presentSql(answer: SqlAnswer): CallToolResult {
   const tables = answer.tables.slice(0, MAX_TABLES_LISTED);
   const notes = [...answer.notes];
-  for (const t of tables) if (!t.complete) notes.push(incompleteLine(t));
+  for (const t of tables) if (!t.complete) notes.push(tableIncompleteLine(t));
   const fitted = fitSqlRows(answer.rows, rowsRoom({ columns: answer.columns, tables, notes }));
   const structured: SqlResult = {
     columns: answer.columns,
@@ -91,13 +92,16 @@ export function presentSql(answer: SqlAnswer): CallToolResult {
   return { structuredContent: structured, content };
 }
 
-/** "pnr_segments_1 is incomplete: 500 of 1,200 records; ...": said for every incomplete result read. */
-function incompleteLine(t: TableRead): string {
-  const of = t.totalRecords === null ? 'an unknown number of' : n(t.totalRecords);
-  return (
-    `${t.table} (${t.report}, ${t.resultId}) is incomplete: it holds ${n(t.fetchedRecords)} of ${of} records, so ` +
-    `the answer covers only those; continue_report {"resultId":"${t.resultId}"} fetches the rest.`
-  );
+/** "pnr_segments_1: INCOMPLETE: this covers 500 of 1,200 records ...": for every incomplete result read. */
+function tableIncompleteLine(t: TableRead): string {
+  const line = incompleteLine({
+    id: t.resultId,
+    report: t.report,
+    complete: t.complete,
+    totalRecords: t.totalRecords,
+    fetched: t.fetchedRecords,
+  });
+  return `${t.table} (${t.report}, ${t.resultId}): ${line} The answer covers only what it holds.`;
 }
 
 function renderSql(answer: SqlAnswer, structuredRows: number, notes: string[]): string {

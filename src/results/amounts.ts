@@ -24,9 +24,10 @@ const MONEY_NAME = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/
  */
 export function moneyFields(report: string, paths: readonly string[], unnest?: string): MoneyFields {
   const def = findTransaction(report);
-  const declared = def && def.record !== 'unpublished' ? def.answer.amounts : undefined;
-  if (def && def.record !== 'unpublished') return fromDeclared(declared ?? {}, paths, unnest);
-  return guessed(paths);
+  const declared = fromDeclared(def?.answer.amounts ?? {}, paths, unnest);
+  // A published record type is declared whole; an unpublished one only as far as we know it.
+  if (def && def.record !== 'unpublished') return declared;
+  return new Map([...guessed(paths), ...declared]);
 }
 
 function fromDeclared(

@@ -12,6 +12,8 @@
  * - A value reached through a list (`Passengers.LastName`) matches when any item does;
  *   ne is "not eq", so empty values satisfy ne.
  */
+
+import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
 import { collectPaths, compilePath, type Getter, resolveField, valueAt } from './paths.js';
@@ -25,6 +27,7 @@ import {
 import {
   decimalsOf,
   ExactSum,
+  ID_LIKE,
   isEmpty,
   isIsoDate,
   parseQueryDate,
@@ -82,7 +85,7 @@ export function matchRecords(records: readonly Row[], where: readonly WhereClaus
 }
 
 export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryContext = {}): QueryOutput {
-  const { rows: records, unnest } = rowsOf(held, args.unnest);
+  const { rows: records, unnest } = rowsOf(held, args.unnest, context.report);
   const field = fieldResolver(records);
   const offset = Math.max(0, Math.floor(args.offset ?? 0));
   const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
@@ -112,10 +115,29 @@ function next(offset: number, limit: number, total: number): number | null {
 }
 
 /** The rows a query works on: the held records, or with `unnest` one row per list item. */
-export function rowsOf(records: readonly Row[], unnest: string | undefined): { rows: readonly Row[]; unnest?: string } {
+export function rowsOf(
+  records: readonly Row[],
+  unnest: string | undefined,
+  report = '',
+): { rows: readonly Row[]; unnest?: string } {
   if (unnest === undefined) return { rows: records };
   const path = resolveList(records, unnest);
-  return { rows: unnestRecords(records, path), unnest: path };
+  return { rows: unnestRecords(records, path, keyFieldsOf(report)), unnest: path };
+}
+
+/** Most rows an unnest makes: each is a new object, made again for every call. */
+export const MAX_UNNEST_ROWS = 500_000;
+
+/** The parent fields an unnested row carries: the report's columns, identifiers, accounts, travellers. */
+function keyFieldsOf(report: string): (name: string) => boolean {
+  const columns = new Set(findTransaction(report)?.answer.columns ?? []);
+  return (name) => columns.has(name) || ID_LIKE.test(leafOf(name)) || KEY_NAME.test(leafOf(name));
+}
+
+const KEY_NAME = /^(Account|Passenger|Passengers|PaxList|PrimaryPax|Traveller|Consultant|OwningConsultant)$/i;
+
+function leafOf(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
 }
 
 function money(report: string | undefined, rows: readonly Row[], unnest: string | undefined) {
@@ -140,17 +162,25 @@ function resolveList(records: readonly Row[], unnest: string): string {
 
 /**
  * One row per item of the list at `path`: the item's own fields, then the parent record's
- * key fields (its top-level values and those of its nested objects, as dot paths) where the
- * item has no field of the same name; a parent field the item shadows stays as `parent.X`.
- * An item that is a plain value becomes the field named like the list.
+ * key fields (`isKey`: among its top-level values and those of its nested objects, as dot
+ * paths) where the item has no field of the same name; a parent field the item shadows stays
+ * as `parent.X`. An item that is a plain value becomes the field named like the list.
  */
-export function unnestRecords(records: readonly Row[], path: string): Row[] {
+export function unnestRecords(records: readonly Row[], path: string, isKey: (name: string) => boolean): Row[] {
   const leaf = path.slice(path.lastIndexOf('.') + 1);
   const out: Row[] = [];
   for (const record of records) {
     const list = valueAt(record, path);
     if (!Array.isArray(list) || !list.length) continue;
-    const carried = parentFields(record);
+    if (out.length + list.length > MAX_UNNEST_ROWS) {
+      throw invalidInput(
+        'unnest',
+        path,
+        `makes more than ${MAX_UNNEST_ROWS.toLocaleString('en-US')} rows; run the report for a narrower ` +
+          'selection first, or use sql_query on its child table',
+      );
+    }
+    const carried = parentFields(record, isKey);
     for (const item of list) {
       const own: Row =
         item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { [leaf]: item };
@@ -162,15 +192,16 @@ export function unnestRecords(records: readonly Row[], path: string): Row[] {
   return out;
 }
 
-function parentFields(record: Row): Row {
+function parentFields(record: Row, isKey: (name: string) => boolean): Row {
   const out: Row = {};
   for (const key in record) {
     const v = record[key];
-    if (v === null || typeof v !== 'object') out[key] = v;
-    else if (!Array.isArray(v)) {
+    if (v === null || typeof v !== 'object') {
+      if (isKey(key)) out[key] = v;
+    } else if (!Array.isArray(v)) {
       for (const sub in v as Row) {
         const w = (v as Row)[sub];
-        if (w === null || typeof w !== 'object') out[`${key}.${sub}`] = w;
+        if ((w === null || typeof w !== 'object') && isKey(`${key}.${sub}`)) out[`${key}.${sub}`] = w;
       }
     }
   }
@@ -338,15 +369,41 @@ interface GroupKey {
 
 const MONEY_TOTALS: readonly AggregateFn[] = ['sum', 'avg', 'min', 'max'];
 
+/** The list a path runs through (`Segments.HotelSegments` of `Segments.HotelSegments.Rate`), if any. */
+function listOnPath(rows: readonly Row[], path: string): string | undefined {
+  const parts = path.split('.');
+  for (let n = 1; n < parts.length; n++) {
+    const prefix = parts.slice(0, n).join('.');
+    if (rows.some((r) => Array.isArray(valueAt(r, prefix)))) return prefix;
+  }
+  return undefined;
+}
+
 /**
  * Money is totalled per currency (docs/architecture.md, "Amounts and currencies"): the
  * currency field of every amount summed, averaged or compared joins the group key, and the
  * notes say so; money whose record states no currency is totalled with the words saying so.
  */
-function perCurrency(aggs: AggSpec[], keys: GroupKey[], money: ReadonlyMap<string, string | null>): string[] {
+function perCurrency(
+  aggs: AggSpec[],
+  keys: GroupKey[],
+  money: ReadonlyMap<string, string | null>,
+  rows: readonly Row[],
+): string[] {
   const notes: string[] = [];
-  for (const a of aggs) {
-    if (!a.path || !MONEY_TOTALS.includes(a.fn) || !money.has(a.path)) continue;
+  for (const [i, a] of aggs.entries()) {
+    if (!a.path || !MONEY_TOTALS.includes(a.fn)) continue;
+    const list = listOnPath(rows, a.path);
+    if (list && money.has(a.path)) {
+      // Each item has its own currency: grouping by the list's currencies joined would add them.
+      throw invalidInput(
+        `aggregates[${i}].field`,
+        a.path,
+        `is money inside the list ${list}, whose items may be in different currencies; add "unnest": "${list}" ` +
+          'to total it per currency',
+      );
+    }
+    if (!money.has(a.path)) continue;
     const currency = money.get(a.path);
     if (currency === null || currency === undefined) {
       a.currencyNote = CURRENCY_NOT_STATED;
@@ -409,7 +466,7 @@ function grouped(
     const name = `${a.fn}_${path}`;
     if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path), path });
   }
-  const notes = perCurrency(aggs, keys, money);
+  const notes = perCurrency(aggs, keys, money, matched);
 
   const groups = new Map<string, { key: Record<string, unknown>; count: number; states: AggState[] }>();
   for (const r of matched) {

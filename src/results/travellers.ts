@@ -150,7 +150,8 @@ function hhmm(value: unknown): string | undefined {
 }
 
 function addDays(day: string, n: number): string | undefined {
-  if (!Number.isFinite(n)) return undefined;
+  // A change of day is -1 to +2 in practice; anything far off is unreadable, not a date.
+  if (!Number.isInteger(n) || Math.abs(n) > 7) return undefined;
   const ms = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) + n * 86_400_000;
   return new Date(ms).toISOString().slice(0, 10);
 }

@@ -57,48 +57,54 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         openWorldHint: false,
       },
     },
-    guard('export_report', rt.secrets, rt.log, async (args) => {
-      if (rt.config.http)
-        throw new ReportsError(
-          'configuration',
-          "export_report writes files on the server's own disk, so it works only in stdio mode, and this server runs in HTTP mode (REPORTS_HTTP). " +
-            `Read the records as CSV from reports://results/${RESULT_ID.test(args.resultId) ? args.resultId : '{resultId}'}.csv instead.`,
-        );
-      if (!RESULT_ID.test(args.resultId))
-        throw invalidInput(
-          'resultId',
-          JSON.stringify(args.resultId),
-          "is not a resultId; expected the id a report tool returned (like 'r_AbC123…')",
-        );
-      const stored = await rt.results.get(args.resultId);
-      // The exporters (and exceljs behind them) load with the first export, not at start-up.
-      const { exportResult } = await import('../export/export.js');
-      const out = await exportResult(stored, args, {
-        folder: rt.config.exportDir,
-        now: rt.now(),
-        timeZone: rt.config.timeZone,
-      });
-      const notes: string[] = [];
-      const incomplete = incompleteLine(coverageOf(stored));
-      if (incomplete) notes.push(`${incomplete} The file holds only what was fetched.`);
-      if (out.format === 'xlsx')
-        notes.push(
-          'Dates are written as the time each record states, in its own UTC offset (spreadsheets keep no zone).',
-        );
-      const structured = {
-        resultId: stored.id,
-        report: stored.report,
-        ...out,
-        complete: stored.complete,
-        notes,
-      };
-      const text = [
-        `Exported ${formatNumber(out.rows)} ${out.rows === 1 ? 'record' : 'records'} × ${out.columns.length} columns of ${stored.report} (${stored.id}${args.where?.length ? `, ${args.where.length} filter${args.where.length > 1 ? 's' : ''}` : ''}) as ${out.format.toUpperCase()}.`,
-        `File: ${out.path}`,
-        `Size: ${formatNumber(out.bytes)} bytes.`,
-        ...notes,
-      ].join('\n');
-      return { structuredContent: structured, content: [{ type: 'text', text }] };
-    }),
+    guard(
+      'export_report',
+      rt.secrets,
+      rt.log,
+      async (args) => {
+        if (rt.config.http)
+          throw new ReportsError(
+            'configuration',
+            "export_report writes files on the server's own disk, so it works only in stdio mode, and this server runs in HTTP mode (REPORTS_HTTP). " +
+              `Read the records as CSV from reports://results/${RESULT_ID.test(args.resultId) ? args.resultId : '{resultId}'}.csv instead.`,
+          );
+        if (!RESULT_ID.test(args.resultId))
+          throw invalidInput(
+            'resultId',
+            JSON.stringify(args.resultId),
+            "is not a resultId; expected the id a report tool returned (like 'r_AbC123…')",
+          );
+        const stored = await rt.results.get(args.resultId);
+        // The exporters (and exceljs behind them) load with the first export, not at start-up.
+        const { exportResult } = await import('../export/export.js');
+        const out = await exportResult(stored, args, {
+          folder: rt.config.exportDir,
+          now: rt.now(),
+          timeZone: rt.config.timeZone,
+        });
+        const notes: string[] = [];
+        const incomplete = incompleteLine(coverageOf(stored));
+        if (incomplete) notes.push(`${incomplete} The file holds only what was fetched.`);
+        if (out.format === 'xlsx')
+          notes.push(
+            'Dates are written as the time each record states, in its own UTC offset (spreadsheets keep no zone).',
+          );
+        const structured = {
+          resultId: stored.id,
+          report: stored.report,
+          ...out,
+          complete: stored.complete,
+          notes,
+        };
+        const text = [
+          `Exported ${formatNumber(out.rows)} ${out.rows === 1 ? 'record' : 'records'} × ${out.columns.length} columns of ${stored.report} (${stored.id}${args.where?.length ? `, ${args.where.length} filter${args.where.length > 1 ? 's' : ''}` : ''}) as ${out.format.toUpperCase()}.`,
+          `File: ${out.path}`,
+          `Size: ${formatNumber(out.bytes)} bytes.`,
+          ...notes,
+        ].join('\n');
+        return { structuredContent: structured, content: [{ type: 'text', text }] };
+      },
+      rt.redact.text,
+    ),
   );
 }

@@ -100,6 +100,8 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     read.failed.length === 0 &&
     read.missing.length === 0 &&
     read.incomplete === 0 &&
+    // A segment whose dates cannot be read may be the arrival or departure that decides a stay.
+    unreadable === 0 &&
     all.length === candidates.length;
   const notes = [
     `${records.length} traveller stays at ${placeName(input.place)} touch ${input.from}-${input.to}: ` +
@@ -116,7 +118,9 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
             `${all.length - candidates.length} were not read. Narrow the window or the place.`,
         ]
       : []),
-    ...(unreadable ? [`${unreadable} air segments had unreadable dates or times and were left out.`] : []),
+    ...(unreadable
+      ? [`${unreadable} air segments had unreadable dates or times and were left out, so stays may be missing.`]
+      : []),
     ...(input.place.kind === 'Airport' && !arrivals.records.length && !departures.records.length
       ? [
           `No flight into or out of airport ${input.place.code} was found; if ${input.place.code} is a city code ` +

@@ -10,7 +10,8 @@ import type { BookingsRead } from './travellers-bookings.js';
 export const RULES_NOTE =
   'Rules: in place = arrived before the window and leaves after it; passing through = the onward flight leaves ' +
   `within ${CONNECTION_HOURS} h of the arrival, to somewhere else, in the same booking; a booking that starts at ` +
-  `the place counts as based there; departures are looked for up to ${LOOKAHEAD_DAYS} days after the window. ` +
+  `the place counts as based there; arrivals are looked for lookbackDays before the window (someone who arrived ` +
+  `earlier and leaves after the look-ahead is not found), departures up to ${LOOKAHEAD_DAYS} days after it. ` +
   'Times are local at the place.';
 
 /** A query as 'Name=value' words, unencoded (so masking finds an e-mail in a UserName). */

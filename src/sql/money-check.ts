@@ -37,35 +37,90 @@ const VERB: Record<string, string> = {
   max: 'takes the greatest',
 };
 
-const AGGREGATE = /\b(sum|avg|min|max|total)\s*\(([^()]*)\)/gi;
+const AGGREGATE_START = /\b(sum|avg|min|max|total)\s*\(/gi;
+const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
+/** Where a GROUP BY or PARTITION BY list ends. */
+const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
 
 /**
- * Refuses `sql` when it totals a money column without naming its currency column anywhere;
- * returns the notes for money it totals whose currency the service does not state.
+ * Refuses `sql` when it totals a money column (or an alias of one) without grouping by its
+ * currency column or keeping one currency (`WHERE Currency = ...`, `IN (...)`); returns the
+ * notes for money it totals whose currency the service does not state. Comments and string
+ * literals are read as blanks, so a currency named only in them does not count.
  */
 export function checkMoney(sql: string, reports: readonly string[]): string[] {
-  const words = new Set((sql.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
+  const text = plainSql(sql);
   const notes = new Set<string>();
-  for (const m of sql.matchAll(AGGREGATE)) {
-    const argument = new Set((m[2].match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
-    for (const money of moneyColumns(reports)) {
-      if (!argument.has(money.column.toLowerCase())) continue;
+  const columns = moneyColumns(reports);
+  if (!columns.length) return [];
+  for (const [verb, argument] of aggregates(text)) {
+    const words = identifiers(argument);
+    for (const money of columns) {
+      const names = [money.column, ...aliases(text, money.column)].map((n) => n.toLowerCase());
+      if (!names.some((n) => words.has(n))) continue;
       if (!money.currencies.length) {
         notes.add(`${money.column}: ${CURRENCY_NOT_STATED}, so a total of it may mix currencies.`);
         continue;
       }
-      if (money.currencies.some((c) => words.has(c.toLowerCase()))) continue;
+      if (money.currencies.some((c) => keepsApart(text, c))) continue;
       const currency = money.currencies[0];
       throw invalidInput(
         'sql',
         sql,
-        `${VERB[m[1].toLowerCase()]} ${money.column} without ${currency}: amounts in different currencies are never ` +
+        `${VERB[verb]} ${money.column} without ${currency}: amounts in different currencies are never ` +
           `added or compared. Add ${currency} to the SELECT and GROUP BY, or keep one currency with ` +
           `WHERE ${currency} = '…'; nothing was run`,
       );
     }
   }
   return [...notes];
+}
+
+/** The statement with comments and string literals blanked (their length kept). */
+function plainSql(sql: string): string {
+  return sql.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*'?/g, (m) =>
+    m.startsWith("'") ? `'${' '.repeat(Math.max(0, m.length - 2))}'` : ' '.repeat(m.length),
+  );
+}
+
+/** Each aggregate call's function and its whole argument (nested brackets included). */
+function aggregates(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const m of text.matchAll(AGGREGATE_START)) {
+    let depth = 1;
+    let i = (m.index ?? 0) + m[0].length;
+    const from = i;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+    }
+    out.push([m[1].toLowerCase(), text.slice(from, i - 1)]);
+  }
+  return out;
+}
+
+function identifiers(text: string): Set<string> {
+  return new Set((text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
+}
+
+/** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */
+function aliases(text: string, column: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`\\b${column}\\b\\s*\\)*\\s+as\\s+([A-Za-z_][A-Za-z0-9_]*)`, 'gi');
+  for (const m of text.matchAll(re)) if (!TYPE_NAMES.has(m[1].toLowerCase())) out.push(m[1]);
+  return out;
+}
+
+/** Whether the statement groups or partitions by `currency`, or keeps to given currencies. */
+function keepsApart(text: string, currency: string): boolean {
+  const names = [currency, ...aliases(text, currency)];
+  for (const m of text.matchAll(/\b(group|partition)\s+by\b/gi)) {
+    const rest = text.slice((m.index ?? 0) + m[0].length);
+    const end = LIST_END.exec(rest);
+    const list = identifiers(end ? rest.slice(0, end.index) : rest);
+    if (names.some((n) => list.has(n.toLowerCase()))) return true;
+  }
+  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(text));
 }
 
 function sqlName(path: string): string {

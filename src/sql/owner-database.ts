@@ -47,11 +47,13 @@ export class OwnerDatabase {
     this.db.run('PRAGMA query_only = 1');
   }
 
-  /** Bytes the database occupies (pages in use times page size). */
+  /** Bytes the database's tables occupy: pages in use (free pages left by dropped tables are
+   *  reused, not returned, so they are not counted twice) times the page size. */
   bytes(): number {
     const [[count]] = this.db.exec('PRAGMA page_count')[0].values;
+    const [[free]] = this.db.exec('PRAGMA freelist_count')[0].values;
     const [[size]] = this.db.exec('PRAGMA page_size')[0].values;
-    return Number(count) * Number(size);
+    return (Number(count) - Number(free)) * Number(size);
   }
 
   /** Adds `records` (the next chunk, in order) to the tables of `table`, creating them as needed. */
@@ -129,10 +131,13 @@ export class OwnerDatabase {
     const first = it.next();
     if (first.done) throw new RefusedStatement('holds no statement; send one SELECT or WITH statement');
     const text = first.value.getSQL();
+    first.value.free();
     let more: boolean;
     try {
       // Compiling what follows the first statement (nothing runs): a second one is refused.
-      more = !it.next().done;
+      const second = it.next();
+      more = !second.done;
+      if (!second.done) second.value.free();
     } catch {
       more = true;
     }

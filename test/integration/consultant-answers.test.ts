@@ -129,6 +129,51 @@ describe('money is never added across currencies', () => {
   });
 });
 
+describe('money inside lists and in unpublished records', () => {
+  it("a PNR's hotel rates cannot be summed across the list's currencies: unnest is asked for", async () => {
+    const ds = s.rt.sandbox!.dataset;
+    const booking = [...ds.bookings].sort((a, b) => b.hotels.length - a.hotels.length)[0];
+    const { head } = await report('pnr_segments', { RecordLocator: booking.recordLocator });
+    const r = await s.call('query_report', {
+      resultId: head.resultId,
+      aggregates: [{ fn: 'sum', field: 'Segments.HotelSegments.Rate' }],
+    });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain(
+      "aggregates[0].field: 'Segments.HotelSegments.Rate' is money inside the list Segments.HotelSegments, whose " +
+        'items may be in different currencies; add "unnest": "Segments.HotelSegments" to total it per currency',
+    );
+    const { out } = await query({
+      resultId: head.resultId,
+      unnest: 'Segments.HotelSegments',
+      aggregates: [{ fn: 'sum', field: 'Rate' }],
+    });
+    const expected = new Map<string, number>();
+    for (const h of booking.hotels)
+      expected.set(h.currency, (expected.get(h.currency) ?? 0) + cents(h.rate.toFixed(2)));
+    expect(new Map(out.groups!.map((g) => [String(g.key.Currency), cents(g.sum_Rate)]))).toEqual(expected);
+  });
+
+  it('tickets by number: the catalog names FOPCurrency for the fares of this unpublished record', async () => {
+    const ds = s.rt.sandbox!.dataset;
+    const numbers = ds.tickets.slice(0, 40).map((t) => t.number);
+    const { head, records } = await report('tickets_issued_by_number', {
+      parameters: { TicketNumber: numbers.join(',') },
+    });
+    const { out } = await query({ resultId: head.resultId, aggregates: [{ fn: 'sum', field: 'BaseFare' }] });
+    expect(out.notes).toContain(
+      'sum_BaseFare is given per FOPCurrency: FOPCurrency joined the group key, since amounts in different ' +
+        'currencies are never added or compared.',
+    );
+    const expected = new Map<string, number>();
+    for (const r of records) {
+      const k = String(r.FOPCurrency);
+      expected.set(k, (expected.get(k) ?? 0) + cents(r.BaseFare));
+    }
+    expect(new Map(out.groups!.map((g) => [String(g.key.FOPCurrency), cents(g.sum_BaseFare)]))).toEqual(expected);
+  });
+});
+
 describe('nested records are readable in the text', () => {
   it("a PNR's itinerary: one line per air segment with its carrier, flight and route", async () => {
     const ds = s.rt.sandbox!.dataset;

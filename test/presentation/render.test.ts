@@ -209,3 +209,30 @@ describe('renderQuery', () => {
     expect(dataLines(text, header)).toHaveLength(shown);
   });
 });
+
+describe('lists written under a row', () => {
+  it('a record with very long lists still shows its row, its first items and how many lines were left out', () => {
+    const remarks = Array.from({ length: 400 }, (_, i) => ({
+      Remark: `REMARK ${i} ${'x'.repeat(90)}`,
+      SequenceNbr: i,
+    }));
+    const lists = { Passengers: remarks, Itinerary: remarks, Notepads: remarks, VendorRemarks: remarks };
+    const record = { RecordLocator: 'LONG01', Account: 'ACME', ...lists };
+    const text = renderResult({
+      ...view([record]),
+      report: 'booking_details',
+      query: { RecordLocator: 'LONG01' },
+      summary: summarize([record]),
+    });
+    const lines = text.split('\n');
+    expect(lines).toContain('| LONG01 | ACME |');
+    expect(lines).toContain('  ↳ Passengers of LONG01: 400 items');
+    expect(lines).toContain('  | Remark | SequenceNbr |');
+    // A long value of an item keeps enough of itself to be read.
+    expect(lines).toContain(`  | REMARK 0 ${'x'.repeat(90)} | 0 |`);
+    // 30 items of a list at most, then the count of the rest...
+    expect(lines).toContain('  ↳ … 370 more items of Passengers');
+    expect(text).toMatch(/ {2}↳ … \d+ more lines of this record's lists: query_report with unnest reads them all/);
+    expect(text.length).toBeLessThan(16_000);
+  });
+});

@@ -270,8 +270,9 @@ describe('sql_query flags an incomplete result', () => {
         { table: 'air_segments_by_date_1', resultId: part.resultId, report: 'air_segments_by_date', complete: false },
       ]);
       const line =
-        `air_segments_by_date_1 (air_segments_by_date, ${part.resultId}) is incomplete: it holds 50 of ${total} ` +
-        `records, so the answer covers only those; continue_report {"resultId":"${part.resultId}"} fetches the rest.`;
+        `air_segments_by_date_1 (air_segments_by_date, ${part.resultId}): INCOMPLETE: this covers 50 of ` +
+        `${total.toLocaleString('en-US')} records of the report; continue_report {"resultId":"${part.resultId}"} ` +
+        `fetches the ${(total - 50).toLocaleString('en-US')} missing. The answer covers only what it holds.`;
       expect(out.notes).toEqual([line]);
       expect(textOf(result)).toContain(`Note: ${line}`);
       expect(textOf(result)).toContain(

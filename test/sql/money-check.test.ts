@@ -1,0 +1,58 @@
+/**
+ * The money rule in SQL (src/sql/money-check.ts): a total of a money column without its
+ * currency kept apart is refused before anything runs, however the statement hides it.
+ */
+import { describe, expect, it } from 'vitest';
+import { ReportsError } from '../../src/errors.js';
+import { checkMoney } from '../../src/sql/money-check.js';
+
+const HOTELS = ['hotel_segments'];
+
+function refusal(sql: string, reports = HOTELS): string {
+  try {
+    checkMoney(sql, reports);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ReportsError);
+    return (err as ReportsError).message;
+  }
+  throw new Error(`not refused: ${sql}`);
+}
+
+describe('sql money check', () => {
+  it.each([
+    ['no GROUP BY, the currency only selected', 'SELECT CurrencyCode, SUM(RateAmount) FROM hotel_segments_1'],
+    ['grouped by something else', 'SELECT Account, SUM(RateAmount) FROM hotel_segments_1 GROUP BY Account'],
+    ['the aggregate wraps the column', 'SELECT SUM(CAST(RateAmount AS REAL)) FROM hotel_segments_1'],
+    ['the currency only in a comment', 'SELECT SUM(RateAmount) FROM hotel_segments_1 -- CurrencyCode'],
+    ['the currency only in a string', "SELECT SUM(RateAmount), 'CurrencyCode' FROM hotel_segments_1"],
+    ['an alias in a CTE', 'WITH t AS (SELECT RateAmount AS x FROM hotel_segments_1) SELECT SUM(x) FROM t'],
+    ['avg across currencies', 'select avg(rateamount) from hotel_segments_1 where CurrencyCode is not null'],
+  ])('refuses %s', (_why, sql) => {
+    expect(refusal(sql)).toMatch(/without CurrencyCode: amounts in different currencies are never added or compared/);
+  });
+
+  it.each([
+    ['grouped by the currency', 'SELECT CurrencyCode, SUM(RateAmount) FROM hotel_segments_1 GROUP BY CurrencyCode'],
+    [
+      'grouped by account and currency',
+      'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1, CurrencyCode',
+    ],
+    ['one currency kept', "SELECT MAX(RateAmount) FROM hotel_segments_1 WHERE CurrencyCode = 'EUR'"],
+    ['a few currencies, partitioned', 'SELECT SUM(RateAmount) OVER (PARTITION BY CurrencyCode) FROM hotel_segments_1'],
+    ['no money totalled', 'SELECT SUM(NbrNights), RateAmount FROM hotel_segments_1 GROUP BY Account'],
+  ])('answers %s', (_why, sql) => {
+    expect(checkMoney(sql, HOTELS)).toEqual([]);
+  });
+
+  it('notes money whose record states no currency', () => {
+    expect(checkMoney('SELECT SUM(FOPFare) FROM t', ['ticket_coupons_by_status_code'])).toEqual([
+      'FOPFare: currency not stated by the service, so a total of it may mix currencies.',
+    ]);
+  });
+
+  it('reads money inside a child table by its own column names', () => {
+    expect(refusal('SELECT SUM(Rate) FROM pnr_segments_1__Segments_HotelSegments', ['pnr_segments'])).toMatch(
+      /^sql: .* sums Rate without Currency:/,
+    );
+  });
+});
