@@ -50,8 +50,6 @@ export function callSignal(rt: Runtime, signal: AbortSignal | undefined): AbortS
 
 export interface RuntimeOptions {
   log?: Logger;
-  /** What the results budget measures (default: the process's RSS). */
-  resultsMemory?: () => number;
   /** One line per upstream request answered; off by default (see UpstreamOptions.debug). */
   debug?: Logger;
   /** Extra options for the embedded sandbox in demo mode (tests set size, latency, faults). */
@@ -96,7 +94,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     new ResultStore({
       maxBytes: config.resultsMaxBytes,
       ttlMs: config.resultsTtlMs,
-      memory: options.resultsMemory ?? (() => process.memoryUsage.rss()),
       onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
     });
   const stopping = new AbortController();

@@ -1,0 +1,105 @@
+/**
+ * The one walk of each accepted record (docs/architecture.md, "Memory of held results"):
+ * in a single pass over its values it
+ * - bounds its depth: values nested MAX_RECORD_DEPTH deep are replaced by their JSON text;
+ * - takes its fingerprint as the service sent it (after the depth bound, before decoding),
+ *   for the repeated-page check;
+ * - decodes /Date(...)/ values in place;
+ * - shares repeated short strings with earlier records and counts the heap bytes the record
+ *   holds (record-memory.ts), for the results budget.
+ * Four separate walks did the same before; each read every value of every record again.
+ */
+import { Compactor } from '../record-memory.js';
+import { decodeCached, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
+import { endFingerprint, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
+
+export class RecordPass {
+  /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
+  readonly memory = new Compactor(true);
+  /** Date values that could not be decoded (kept as sent), and the first of them. */
+  undecoded = 0;
+  firstUndecoded: string | undefined;
+  /** Values nested too deeply, kept as their JSON text. */
+  tooDeep = 0;
+
+  /** Walks one record in place; returns its fingerprint as sent. */
+  record(r: Record<string, unknown>): number {
+    startFingerprint();
+    this.object(r, 0);
+    return endFingerprint();
+  }
+
+  private object(o: Record<string, unknown>, depth: number): void {
+    mixChar(TAG.object);
+    let fields = 0;
+    for (const key in o) {
+      fields++;
+      mixKey(key);
+      const v = o[key];
+      const held = this.value(v, depth);
+      if (held !== v) o[key] = held;
+    }
+    mixChar(TAG.objectEnd);
+    this.memory.object(fields);
+  }
+
+  private list(items: unknown[], depth: number): void {
+    mixChar(TAG.list);
+    for (let i = 0; i < items.length; i++) {
+      const v = items[i];
+      const held = this.value(v, depth);
+      if (held !== v) items[i] = held;
+    }
+    mixChar(TAG.listEnd);
+    this.memory.list(items.length);
+  }
+
+  /** One value inside a container at `depth`: what the container holds in its place. */
+  private value(v: unknown, depth: number): unknown {
+    switch (typeof v) {
+      case 'string':
+        mixChar(TAG.string);
+        mixText(v);
+        if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
+          const decoded = this.date(v);
+          // DateTime.MinValue decodes to null: no value, and nothing held of its own.
+          return decoded === null ? null : this.memory.share(decoded);
+        }
+        return this.memory.share(v);
+      case 'number':
+        mixNumber(v);
+        this.memory.number(v);
+        return v;
+      case 'boolean':
+        mixChar(v ? TAG.true : TAG.false);
+        return v;
+      case 'object': {
+        if (v === null) {
+          mixChar(TAG.null);
+          return v;
+        }
+        if (depth + 1 >= MAX_RECORD_DEPTH) {
+          this.tooDeep++;
+          const text = jsonText(v);
+          mixChar(TAG.string);
+          mixText(text);
+          return this.memory.share(text);
+        }
+        if (Array.isArray(v)) this.list(v, depth + 1);
+        else this.object(v as Record<string, unknown>, depth + 1);
+        return v;
+      }
+      default:
+        mixChar(TAG.undefined);
+        return v;
+    }
+  }
+
+  private date(sent: string): string | null {
+    const decoded = decodeCached(sent);
+    if (decoded !== undefined) return decoded;
+    this.undecoded++;
+    this.firstUndecoded ??= sent;
+    return sent;
+  }
+}
