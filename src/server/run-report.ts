@@ -3,6 +3,7 @@ import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
+import { reclaimAfter } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
 
@@ -48,7 +49,7 @@ export async function runReport(
   rt.log(
     `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
   );
-  return rt.results.put({
+  const stored = await rt.results.put({
     report: def.tool,
     source: rt.source,
     // The echo too: PaxSurname and the like carry traveller names.
@@ -63,6 +64,9 @@ export async function runReport(
     summary: summary.finish(records),
     ...(asWalked ? { recordBytes: outcome.heldBytes } : {}),
   });
+  // The page texts and the copies the walk replaced are garbage now (about 2.5x what is held).
+  reclaimAfter(stored.bytes);
+  return stored;
 }
 
 /** The pages' records in one list, sized once (flatMap grows its list as it goes). */

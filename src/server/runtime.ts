@@ -8,6 +8,7 @@ import { ResultStore } from '../results/store.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
+import { reclaimAfter } from './reclaim.js';
 
 /**
  * Everything a server instance works with, built once from the Config: the upstream client
@@ -94,7 +95,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     new ResultStore({
       maxBytes: config.resultsMaxBytes,
       ttlMs: config.resultsTtlMs,
-      onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
+      onEvict: (r, why: string) => {
+        log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
+        reclaimAfter(r.bytes);
+      },
     });
   const stopping = new AbortController();
   return {
