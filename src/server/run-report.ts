@@ -3,7 +3,7 @@ import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
-import { reclaimAfter } from './reclaim.js';
+import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
 
@@ -65,7 +65,7 @@ export async function runReport(
     ...(asWalked ? { recordBytes: outcome.heldBytes } : {}),
   });
   // The page texts and the copies the walk replaced are garbage now (about 2.5x what is held).
-  reclaimAfter(stored.bytes);
+  reclaimAfterPut(stored.bytes);
   return stored;
 }
 

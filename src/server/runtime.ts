@@ -8,7 +8,7 @@ import { ResultStore } from '../results/store.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
-import { reclaimAfter } from './reclaim.js';
+import { reclaimAfterEviction } from './reclaim.js';
 
 /**
  * Everything a server instance works with, built once from the Config: the upstream client
@@ -97,7 +97,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ttlMs: config.resultsTtlMs,
       onEvict: (r, why: string) => {
         log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
-        reclaimAfter(r.bytes);
+        reclaimAfterEviction(r.bytes);
       },
     });
   const stopping = new AbortController();

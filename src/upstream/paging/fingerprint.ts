@@ -46,14 +46,19 @@ export const TAG = {
   integer: 11,
 } as const;
 
-/** A number: a 32-bit integer as itself (no text made for it), any other by its text. */
+const float = new Float64Array(1);
+const words = new Int32Array(float.buffer);
+
+/** A number: a 32-bit integer as itself, any other as its 64 bits (no text made for it). */
 export function mixNumber(n: number): void {
   if ((n | 0) === n) {
     char(TAG.integer);
     char(n);
   } else {
     char(TAG.number);
-    text(String(n));
+    float[0] = n;
+    char(words[0]);
+    char(words[1]);
   }
 }
 
