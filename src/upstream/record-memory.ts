@@ -87,6 +87,11 @@ export class Compactor {
     return s;
   }
 
+  /** Counts a string held as it is (not through the table): one the caller shares itself. */
+  string(s: string): void {
+    this.bytes += stringBytes(s.length, isWide(s));
+  }
+
   /** Counts one object (record or nested) of `fields` properties. */
   object(fields: number): void {
     this.bytes += objectBytes(fields, this.parsed);

@@ -13,7 +13,13 @@ import { Compactor } from '../record-memory.js';
 import { decodeCached, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
 import { endFingerprint, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
 
+/** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
+ *  emptied when full, after which a date seen again is decoded and held once more). */
+const DATES_MAX = 65_536;
+
 export class RecordPass {
+  /** Date text as sent -> the value held for it. */
+  private readonly dates = new Map<string, string | null>();
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Date values that could not be decoded (kept as sent), and the first of them. */
@@ -60,11 +66,7 @@ export class RecordPass {
       case 'string':
         mixChar(TAG.string);
         mixText(v);
-        if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
-          const decoded = this.date(v);
-          // DateTime.MinValue decodes to null: no value, and nothing held of its own.
-          return decoded === null ? null : this.memory.share(decoded);
-        }
+        if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) return this.date(v);
         return this.memory.share(v);
       case 'number':
         mixNumber(v);
@@ -95,11 +97,25 @@ export class RecordPass {
     }
   }
 
+  /**
+   * A date as held: decoded once per distinct text in this fetch, and that one string shared
+   * by every record carrying it (counted once). DateTime.MinValue is null, holding nothing.
+   */
   private date(sent: string): string | null {
-    const decoded = decodeCached(sent);
-    if (decoded !== undefined) return decoded;
-    this.undecoded++;
-    this.firstUndecoded ??= sent;
-    return sent;
+    let held = this.dates.get(sent);
+    if (held === undefined) {
+      // The process-wide memo first: the same days recur from report to report.
+      const decoded = decodeCached(sent);
+      if (decoded === undefined) {
+        this.undecoded++;
+        this.firstUndecoded ??= sent;
+        return this.memory.share(sent);
+      }
+      if (decoded !== null) this.memory.string(decoded);
+      held = decoded;
+      if (this.dates.size >= DATES_MAX) this.dates.clear();
+      this.dates.set(sent, held);
+    }
+    return held;
   }
 }

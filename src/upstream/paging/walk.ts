@@ -8,6 +8,7 @@ import type { PageAnswer, UpstreamClient } from '../client.js';
 import { MAX_RECORD_DEPTH } from '../service-date.js';
 import type { FetchedPage, Interval } from './intervals.js';
 import { RecordPass } from './record-pass.js';
+import { SeenRecords } from './seen-records.js';
 import type { FetchRequest } from './types.js';
 
 export interface PageFailure {
@@ -37,7 +38,7 @@ export class PageWalk {
    */
   endSeen: number | undefined;
   /** Identity (hash of the record as sent) of every record accepted -> offset of its page. */
-  private readonly seen = new Map<number, number>();
+  private readonly seen = new SeenRecords();
   /** Pages that carried records of other pages, and how many. */
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
@@ -148,10 +149,9 @@ export class PageWalk {
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
-      const where = this.seen.get(id);
+      const where = this.seen.getOrSet(id, offset);
       // Set at once: a later record of this page identical to this one finds its own offset.
-      if (where === undefined) this.seen.set(id, offset);
-      else if (where !== offset) {
+      if (where !== undefined && where !== offset) {
         repeated++;
         of ??= where;
       }
