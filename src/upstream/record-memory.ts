@@ -73,14 +73,21 @@ export class Compactor {
   /** `parsed`: the objects counted were made by JSON.parse (see objectBytes). */
   constructor(private readonly parsed = false) {}
 
+  /** Whether the last share() found the string held already. */
+  hit = false;
+
   /** The held copy of `s`, counting its bytes when it is new. */
   share(s: string): string {
+    this.hit = false;
     if (s.length > SHARED_MAX_LENGTH) {
       this.bytes += stringBytes(s.length, isWide(s));
       return s;
     }
     const held = this.table.get(s);
-    if (held !== undefined) return held;
+    if (held !== undefined) {
+      this.hit = true;
+      return held;
+    }
     if (this.table.size >= TABLE_MAX) this.table.clear();
     this.table.set(s, s);
     this.bytes += stringBytes(s.length, isWide(s));

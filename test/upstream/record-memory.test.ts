@@ -65,4 +65,13 @@ describe('the one walk of an accepted record', () => {
     expect(id).toBe(fingerprint(asSent));
     expect(pass.record(JSON.parse(JSON.stringify(sent)))).toBe(id);
   });
+
+  it('shares a field whose values repeat, and stops looking up one whose first 1,000 values did not', () => {
+    const pass = new RecordPass();
+    // Id: 1,500 distinct values, the first 1,000 all new (then counted as they come, repeats
+    // included); Cat: one value throughout (shared, counted once).
+    for (let i = 0; i < 3000; i++)
+      pass.record(JSON.parse(`{"Id":"id${String(i % 1500).padStart(4, '0')}","Cat":"AAA"}`));
+    expect(pass.memory.bytes).toBe(3000 * objectBytes(2, true) + 3000 * stringBytes(7, false) + stringBytes(3, false));
+  });
 });

@@ -17,9 +17,17 @@ import { endFingerprint, mixChar, mixKey, mixNumber, mixText, startFingerprint, 
  *  emptied when full, after which a date seen again is decoded and held once more). */
 const DATES_MAX = 65_536;
 
+/** Values of a field looked at before deciding whether its values repeat. */
+const FIELD_PROBE = 1000;
+
 export class RecordPass {
   /** Date text as sent -> the value held for it. */
   private readonly dates = new Map<string, string | null>();
+  /** Per position of a record's fields (records of a report share their layout): the key
+   *  there, values looked up and values found held (see fieldText). */
+  private readonly fieldKeys: string[] = [];
+  private readonly fieldTries: number[] = [];
+  private readonly fieldHits: number[] = [];
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Date values that could not be decoded (kept as sent), and the first of them. */
@@ -39,14 +47,45 @@ export class RecordPass {
     mixChar(TAG.object);
     let fields = 0;
     for (const key in o) {
-      fields++;
       mixKey(key);
       const v = o[key];
-      const held = this.value(v, depth);
+      const held =
+        depth === 0 && typeof v === 'string' && !(v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date('))
+          ? this.fieldText(fields, key, v)
+          : this.value(v, depth);
       if (held !== v) o[key] = held;
+      fields++;
     }
     mixChar(TAG.objectEnd);
     this.memory.object(fields);
+  }
+
+  /**
+   * A record's text field: shared with earlier records, unless this field's values have been
+   * seen not to repeat (an identifier, a remark). Each field is probed on its first
+   * FIELD_PROBE values; one that found under 1 in 16 already held is then counted as it
+   * is, so unique values neither cost a lookup nor push repeating ones out of the table.
+   */
+  private fieldText(i: number, key: string, v: string): string {
+    mixChar(TAG.string);
+    mixText(v);
+    if (this.fieldKeys[i] !== key) {
+      this.fieldKeys[i] = key;
+      this.fieldTries[i] = 0;
+      this.fieldHits[i] = 0;
+    }
+    const tries = this.fieldTries[i];
+    if (tries >= FIELD_PROBE) {
+      if (this.fieldHits[i] * 16 < tries) {
+        this.memory.string(v);
+        return v;
+      }
+      return this.memory.share(v);
+    }
+    const held = this.memory.share(v);
+    this.fieldTries[i] = tries + 1;
+    if (this.memory.hit) this.fieldHits[i]++;
+    return held;
   }
 
   private list(items: unknown[], depth: number): void {
