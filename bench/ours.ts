@@ -8,11 +8,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server/create-server.js';
-import { createRuntime } from '../src/server/runtime.js';
+import { createRuntime, type Runtime } from '../src/server/runtime.js';
 import { BENCH_KEY, BENCH_USERNAME } from './upstream.js';
 
 export interface Ours {
   client: Client;
+  /** The server's runtime: its store of held results, for the figures of what it holds. */
+  rt: Runtime;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   report(args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ export async function startOurs(baseUrl: string, env: Record<string, string> = {
   };
   return {
     client,
+    rt,
     call,
     report: (args = {}) => call(REPORT_TOOL, { ...REPORT_ARGS, ...args }),
     close: async () => {

@@ -7,8 +7,9 @@ export interface Row {
   min: number;
   median: number;
   max: number;
-  /** The median must be at most this (targets are all upper bounds). */
+  /** The median must be at most this (or at least, when `atLeast`). */
   target?: number;
+  atLeast?: true;
   met?: boolean;
 }
 
@@ -18,7 +19,14 @@ export function median(values: readonly number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-export function row(c: string, figure: string, unit: string, values: readonly number[], target?: number): Row {
+export function row(
+  c: string,
+  figure: string,
+  unit: string,
+  values: readonly number[],
+  target?: number,
+  atLeast?: true,
+): Row {
   if (!values.length) throw new Error(`${c} ${figure}: no samples`);
   const m = median(values);
   return {
@@ -29,7 +37,8 @@ export function row(c: string, figure: string, unit: string, values: readonly nu
     min: Math.min(...values),
     median: m,
     max: Math.max(...values),
-    ...(target === undefined ? {} : { target, met: m <= target }),
+    ...(target === undefined ? {} : { target, met: atLeast ? m >= target : m <= target }),
+    ...(atLeast ? { atLeast } : {}),
   };
 }
 

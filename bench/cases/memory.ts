@@ -1,12 +1,13 @@
 /**
  * Case 4, one run per fresh process (the orchestrator starts one for each run).
  * a) Peak RSS growth while a 100,000-record report is fetched and held, against the raw
- *    JSON bytes served.
+ *    JSON bytes served; and what the held result occupies by the budget's own measure.
  * b) Six different 100,000-record reports with REPORTS_RESULTS_MAX_MB=256: RSS after them
  *    against the RSS at start, and query_report on every result still held answers exactly
  *    (records per CarrierCode, as the bench data has them); the others were evicted.
  */
 
+import type { ResultStore } from '../../src/results/store.js';
 import { countsByCarrier } from '../data.js';
 import { startOurs } from '../ours.js';
 import { baseUrl, type CaseInput, expectComplete, structured } from './context.js';
@@ -29,6 +30,8 @@ const env = {
 export interface PeakRun {
   growthBytes: number;
   rawBytes: number;
+  /** What the result holds by the budget's own measure (the store's bytes for it). */
+  heldBytes: number;
 }
 
 export async function peakRun(input: CaseInput): Promise<PeakRun> {
@@ -36,9 +39,15 @@ export async function peakRun(input: CaseInput): Promise<PeakRun> {
   try {
     await ours.client.listTools();
     const before = process.memoryUsage.rss();
-    expectComplete(await ours.report(), MEMORY.total);
+    const r = await ours.report();
+    expectComplete(r, MEMORY.total);
     const peak = process.resourceUsage().maxRSS * 1024;
-    return { growthBytes: peak - before, rawBytes: input.rawBytes[`${MEMORY.peakVariant}/${MEMORY.total}`] };
+    const store = ours.rt.store as ResultStore;
+    return {
+      growthBytes: peak - before,
+      rawBytes: input.rawBytes[`${MEMORY.peakVariant}/${MEMORY.total}`],
+      heldBytes: store.bytesOf(String(structured(r).resultId)),
+    };
   } finally {
     await ours.close();
   }
@@ -50,6 +59,8 @@ export interface BudgetRun {
   peakRss: number;
   held: number;
   evicted: number;
+  /** The budget's measure of all held results after the six. */
+  storeBytes: number;
 }
 
 export async function budgetRun(input: CaseInput): Promise<BudgetRun> {
@@ -70,6 +81,7 @@ export async function budgetRun(input: CaseInput): Promise<BudgetRun> {
     }
     const endRss = process.memoryUsage.rss();
     const peakRss = process.resourceUsage().maxRSS * 1024;
+    const storeBytes = (ours.rt.store as ResultStore).bytes;
     let held = 0;
     let evicted = 0;
     for (const { variant, id } of ids) {
@@ -91,7 +103,7 @@ export async function budgetRun(input: CaseInput): Promise<BudgetRun> {
         throw new Error(`query_report on variant ${variant} answered ${JSON.stringify(groups).slice(0, 300)}`);
       held++;
     }
-    return { startRss, endRss, peakRss, held, evicted };
+    return { startRss, endRss, peakRss, held, evicted, storeBytes };
   } finally {
     await ours.close();
   }

@@ -22,7 +22,7 @@ export interface HeldResults {
   /** Held results, most recently updated first: all of them, or (Redis) only `owner`'s. */
   list(owner?: string): MaybePromise<ResultInfo[]>;
   /** In-process stores: the bytes of a result's SQL tables, counted against the budget. */
-  holdTableBytes?(id: string, bytes: number): void;
+  setExternalBytes?(id: string, bytes: number): void;
   /** In-process stores: told of every result dropped, so its SQL tables go with it. */
   onDropped?(listener: DropListener): void;
 }

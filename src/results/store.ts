@@ -1,21 +1,26 @@
 /**
  * Results held in memory under an unguessable id, so query_report, continue_report and
- * resources/read can work on them without calling the service again. Bounded two ways: a byte
- * budget (least recently used dropped first) and a TTL counted from the last use.
+ * resources/read can work on them without calling the service again. Bounded two ways: a
+ * memory budget (REPORTS_RESULTS_MAX_MB; least recently used dropped first) and a TTL
+ * counted from the last use. The budget counts what each result holds, measured from its
+ * structures (docs/architecture.md, "Memory of held results"): its records' heap bytes, its
+ * summary, and bytes held for it elsewhere (its SQL tables) as reported through
+ * setExternalBytes(). Dropping a result frees exactly what it was counted for.
  */
 import { randomBytes } from 'node:crypto';
 import { quote, ReportsError } from '../errors.js';
 import type { Interval } from '../upstream/paging/intervals.js';
+import { Compactor, compactRecords, listBytes } from '../upstream/record-memory.js';
 import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {
   id: string;
+  /** Its table for sql_query: the report's name and a number per owner (`air_segments_by_date_1`). */
+  table: string;
   /** Who fetched it ('local' on stdio, one HTTP identity): nobody else sees it. */
   owner: string;
   /** Tool name of the report. */
   report: string;
-  /** Its table for sql_query: the report's name and a number per owner (`air_segments_by_date_1`). */
-  table: string;
   source: 'live' | 'demo';
   /** The upstream parameters actually sent, as shown (PII masked when configured). */
   query: Record<string, string>;
@@ -31,20 +36,33 @@ export interface StoredResult {
   held: Interval[];
   createdAt: number;
   updatedAt: number;
-  /** Approximate size of the records as JSON. */
+  /** Heap bytes the result holds: its records as held (repeated short strings shared), the
+   *  list of them and its summary. Bytes held for it elsewhere are counted by the store. */
   bytes: number;
+  /** The records' part of `bytes` (record-memory.ts). */
+  recordBytes: number;
   /** Profile of `records`, recomputed whenever they change. */
   summary?: Summary;
 }
 
-export type NewResult = Omit<StoredResult, 'id' | 'table' | 'createdAt' | 'updatedAt' | 'bytes' | 'summary'> & {
+export type NewResult = Omit<
+  StoredResult,
+  'id' | 'table' | 'createdAt' | 'updatedAt' | 'bytes' | 'recordBytes' | 'summary'
+> & {
   /** The summary of `records` when the caller built it already (page by page); else computed here. */
   summary?: Summary;
+  /** Heap bytes of `records` when the caller measured them as they were fetched (record-memory.ts,
+   *  the list of them excluded); else they are measured here (and their short strings shared). */
+  recordBytes?: number;
 };
+/** `recordBytes` goes with `records` only (else they are measured here). */
 export type ResultPatch = Partial<Omit<NewResult, 'summary'>>;
 
-/** Told of every result the store drops (evicted, expired or deleted). */
-export type DropListener = (result: { id: string; owner: string }) => void;
+/** Why a result left the store: evicted ('budget', 'expired') or delete()d. */
+export type DropReason = EvictionReason | 'deleted';
+
+/** Told when a result leaves the store, or when its records are replaced ('replaced'). */
+export type DropListener = (result: { id: string; owner: string }, reason: DropReason | 'replaced') => void;
 
 /** 'budget': least recently used, dropped to make room; 'expired': unused for ttlMs. */
 export type EvictionReason = 'budget' | 'expired';
@@ -67,12 +85,6 @@ export interface ResultStoreOptions {
   now?: () => number;
   /** Called for every result dropped (for a log line). */
   onEvict?: (result: StoredResult, reason: EvictionReason) => void;
-  /**
-   * The process's memory now, in bytes (the server passes its RSS). When given, the budget
-   * holds against how much it has grown since the store was made, as measured, not against
-   * estimates: held results are what a long-lived server accumulates.
-   */
-  memory?: () => number;
 }
 
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -81,8 +93,6 @@ export const DEFAULT_TTL_MS = 60 * 60 * 1000;
 interface Entry {
   result: StoredResult;
   lastUsed: number;
-  /** Bytes held for it outside its records: its SQL tables (src/sql/), once built. */
-  tableBytes: number;
 }
 
 export class ResultStore {
@@ -94,26 +104,40 @@ export class ResultStore {
   private readonly entries = new Map<string, Entry>();
   /** Results dropped (expired or for the budget), so asking for one says which. */
   private readonly gone = new Map<string, GoneResult>();
-  private totalBytes = 0;
-  private readonly memory?: () => number;
-  /** The process's memory when the store was made: growth beyond it is what the budget bounds. */
-  private readonly baseline: number;
+  /** Bytes held for a result outside the store (its SQL tables), by result id. */
+  private readonly external = new Map<string, number>();
+  private readonly dropListeners: DropListener[] = [];
   /** The last table number given per owner. */
   private readonly tableNumbers = new Map<string, number>();
-  private readonly dropListeners: DropListener[] = [];
+  private totalBytes = 0;
 
   constructor(options: ResultStoreOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.now = options.now ?? Date.now;
     this.onEvict = options.onEvict;
-    this.memory = options.memory;
-    this.baseline = options.memory?.() ?? 0;
   }
 
-  /** Growth of the process's memory since the store was made (0 when not measured). */
-  get measuredGrowth(): number {
-    return this.memory ? Math.max(0, this.memory() - this.baseline) : 0;
+  /**
+   * The hook for memory held for a result elsewhere (an engine's tables of its records): those
+   * bytes count in the budget with the result's own, and may evict others (never this one).
+   * Reported again, the new figure replaces the old. Ignored for a result not held.
+   */
+  setExternalBytes(id: string, bytes: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.totalBytes += bytes - (this.external.get(id) ?? 0);
+    this.external.set(id, bytes);
+    this.fitBudget(id);
+  }
+
+  /**
+   * Tells `listener` when a result leaves (evicted, expired or deleted), and when its records
+   * are replaced ('replaced', by continue_report): whatever was built from them is then to be
+   * dropped, and its external bytes no longer count.
+   */
+  onDropped(listener: DropListener): void {
+    this.dropListeners.push(listener);
   }
 
   put(input: NewResult): StoredResult {
@@ -122,7 +146,7 @@ export class ResultStore {
     const number = (this.tableNumbers.get(input.owner) ?? 0) + 1;
     this.tableNumbers.set(input.owner, number);
     const result = newStoredResult(input, now, `${input.report}_${number}`);
-    this.entries.set(result.id, { result, lastUsed: now, tableBytes: 0 });
+    this.entries.set(result.id, { result, lastUsed: now });
     this.totalBytes += result.bytes;
     this.fitBudget(result.id);
     return result;
@@ -142,9 +166,9 @@ export class ResultStore {
     const old = this.get(id);
     const now = this.now();
     const result = patchedStoredResult(old, patch, now);
-    const tableBytes = this.entries.get(id)?.tableBytes ?? 0;
-    this.entries.set(id, { result, lastUsed: now, tableBytes });
+    this.entries.set(id, { result, lastUsed: now });
     this.totalBytes += result.bytes - old.bytes;
+    if (patch.records) this.dropExternal(result, 'replaced');
     this.fitBudget(id);
     return result;
   }
@@ -156,31 +180,33 @@ export class ResultStore {
   }
 
   delete(id: string): boolean {
+    return this.remove(id, 'deleted');
+  }
+
+  private remove(id: string, reason: DropReason): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);
-    this.totalBytes -= entry.result.bytes + entry.tableBytes;
-    for (const listener of this.dropListeners) listener({ id, owner: entry.result.owner });
+    this.totalBytes -= entry.result.bytes;
+    this.dropExternal(entry.result, reason);
     return true;
   }
 
-  /** The SQL engine built `id`'s tables in `bytes`: they count against the budget until it is dropped. */
-  holdTableBytes(id: string, bytes: number): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    this.totalBytes += bytes - entry.tableBytes;
-    entry.tableBytes = bytes;
-    this.fitBudget(id);
+  private dropExternal(result: { id: string; owner: string }, reason: DropReason | 'replaced'): void {
+    this.totalBytes -= this.external.get(result.id) ?? 0;
+    this.external.delete(result.id);
+    for (const listener of this.dropListeners) listener({ id: result.id, owner: result.owner }, reason);
   }
 
-  /** `listener` is told of every result dropped, so what is built from it (SQL tables) goes too. */
-  onDropped(listener: DropListener): void {
-    this.dropListeners.push(listener);
-  }
-
-  /** Bytes currently held (sum of the results' estimates). */
+  /** Bytes held by every result: their own (StoredResult.bytes) and those held for them elsewhere. */
   get bytes(): number {
     return this.totalBytes;
+  }
+
+  /** Bytes held for one result, its external bytes included (0 when not held). */
+  bytesOf(id: string): number {
+    const entry = this.entries.get(id);
+    return entry ? entry.result.bytes + (this.external.get(id) ?? 0) : 0;
   }
 
   get size(): number {
@@ -200,30 +226,22 @@ export class ResultStore {
     }
   }
 
-  /** Drops least recently used results until within budget; `keep` stays even if alone too big. */
   /**
-   * Drops least recently used results (never `keep`) while over budget. Over budget means the
-   * estimates, or, when memory is measured, the process's growth: each result dropped then
-   * counts as freeing its share of that growth (its estimate times the growth per estimated
-   * byte held). Memory freed returns at the next garbage collection, not at once, so this
-   * errs towards dropping more, never towards growing past the budget.
+   * Drops least recently used results (never `keep`, which stays even when alone too big)
+   * while the bytes held exceed the budget. The bytes are the results' own measures, so
+   * each result dropped lowers them by exactly what it held.
    */
   private fitBudget(keep: string): void {
-    const grown = this.measuredGrowth;
-    const perByte = this.totalBytes > 0 ? Math.max(1, grown / this.totalBytes) : 1;
-    let projected = Math.max(grown, this.totalBytes);
-    for (const [id, entry] of this.entries) {
-      if (projected <= this.maxBytes) return;
-      if (id === keep) continue;
-      projected -= (entry.result.bytes + entry.tableBytes) * perByte;
-      this.evict(id, 'budget');
+    for (const id of [...this.entries.keys()]) {
+      if (this.totalBytes <= this.maxBytes) return;
+      if (id !== keep) this.evict(id, 'budget');
     }
   }
 
   private evict(id: string, reason: EvictionReason): void {
     const e = this.entries.get(id);
     if (!e) return;
-    this.delete(id);
+    this.remove(id, reason);
     if (this.gone.size >= MAX_GONE) this.gone.delete(this.gone.keys().next().value as string);
     this.gone.set(id, { owner: e.result.owner, report: e.result.report, reason });
     this.onEvict?.(e.result, reason);
@@ -232,14 +250,17 @@ export class ResultStore {
 
 /** A new held result: its id, table name, times, size and summary (the page-by-page one when given). */
 export function newStoredResult(input: NewResult, now: number, table: string): StoredResult {
+  const recordBytes = input.recordBytes ?? compactRecords(input.records);
+  const summary = input.summary ?? summarize(input.records, { report: input.report });
   return {
     ...input,
     id: `r_${randomBytes(12).toString('base64url')}`,
     table,
     createdAt: now,
     updatedAt: now,
-    bytes: estimateBytes(input.records),
-    summary: input.summary ?? summarize(input.records, { report: input.report }),
+    recordBytes,
+    bytes: recordBytes + listBytes(input.records.length) + summaryBytes(summary),
+    summary,
   };
 }
 
@@ -247,10 +268,18 @@ export function newStoredResult(input: NewResult, now: number, table: string): S
 export function patchedStoredResult(old: StoredResult, patch: ResultPatch, now: number): StoredResult {
   const result: StoredResult = { ...old, ...patch, id: old.id, createdAt: old.createdAt, updatedAt: now };
   if (patch.records) {
-    result.bytes = estimateBytes(patch.records);
     result.summary = summarize(patch.records, { report: result.report });
-  }
+    result.recordBytes = patch.recordBytes ?? compactRecords(patch.records);
+    result.bytes = result.recordBytes + listBytes(patch.records.length) + summaryBytes(result.summary);
+  } else result.recordBytes = old.recordBytes;
   return result;
+}
+
+/** Heap bytes of a summary, counted like records (it is small: bounded lists of values). */
+function summaryBytes(summary: Summary): number {
+  const c = new Compactor();
+  c.value(summary);
+  return c.bytes;
 }
 
 /**
@@ -283,21 +312,3 @@ export function resultNotFound(id: string, ttlMs: number, gone?: GoneResult, max
     goneOwner: gone.owner,
   });
 }
-
-/** JSON length of the records; over 500 records, scaled from one record in each of 500 equal
- *  slices (at a jittered position, so periodic data does not bias the sample). */
-export function estimateBytes(records: readonly unknown[]): number {
-  const n = records.length;
-  const size = (r: unknown) => JSON.stringify(r)?.length ?? 4;
-  let chars = 0;
-  if (n <= SAMPLE) {
-    for (const r of records) chars += size(r);
-    return chars + n + 1;
-  }
-  const slice = n / SAMPLE;
-  for (let k = 0; k < SAMPLE; k++) chars += size(records[Math.floor((k + ((k * GOLDEN) % 1)) * slice)]);
-  return Math.ceil((chars / SAMPLE) * n) + n + 1;
-}
-
-const SAMPLE = 500;
-const GOLDEN = 0.6180339887498949;

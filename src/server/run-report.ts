@@ -3,6 +3,7 @@ import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
+import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
 
@@ -58,25 +59,31 @@ export async function runReport(
   let summary = new PageSummary();
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
   let learnt: number | undefined;
+  // Whether every page's records are held as the fetch walked (and measured) them: not when
+  // masking or the scope replaced or dropped some, which are then measured by the store.
+  let asWalked = true;
   const outcome = await fetchFor(rt, def, query, opts, undefined, (offset, page) => {
     const kept = rt.redact.records(scope.keep(page));
+    if (kept !== page) asWalked = false;
     learnt ??= rt.redact.learnt();
     summary.page(offset, kept);
     return kept;
   });
-  let records = outcome.pages.length === 1 ? outcome.pages[0].records : outcome.pages.flatMap((p) => p.records);
+  // One list of every record, the pages' own lists released with the outcome.
+  let records = outcome.pages.length === 1 ? outcome.pages[0].records : concatPages(outcome.pages);
   // A traveller named on a later page may be written in an earlier page's free text: when
   // names were learnt after the first page was masked, the free text is masked again and
   // the summary made over the final records.
   if (learnt !== undefined && rt.redact.learnt() > learnt && outcome.pages.length > 1) {
     records = rt.redact.remask(records);
+    asWalked = false;
     summary = new PageSummary();
     summary.page(0, records);
   }
   rt.log(
     `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
   );
-  return rt.results.put({
+  const stored = await rt.results.put({
     report: def.tool,
     source: rt.source,
     // The echo too: PaxSurname and the like carry traveller names.
@@ -89,7 +96,21 @@ export async function runReport(
     records,
     held: intervalsOf(outcome.pages),
     summary: summary.finish(records, { report: def.tool }),
+    ...(asWalked ? { recordBytes: outcome.heldBytes } : {}),
   });
+  // The page texts and the copies the walk replaced are garbage now (about 2.5x what is held).
+  reclaimAfterPut(stored.bytes);
+  return stored;
+}
+
+/** The pages' records in one list, sized once (flatMap grows its list as it goes). */
+function concatPages(pages: readonly { records: Record<string, unknown>[] }[]): Record<string, unknown>[] {
+  let n = 0;
+  for (const p of pages) n += p.records.length;
+  const out = new Array<Record<string, unknown>>(n);
+  let i = 0;
+  for (const p of pages) for (const r of p.records) out[i++] = r;
+  return out;
 }
 
 /**
@@ -115,13 +136,20 @@ export async function continueReport(
     (_offset, page) => rt.redact.records(scope.keep(page)),
   );
   const heldPages = splitHeld(stored.records, stored.held);
-  const newPages = outcome.pages.map((p) => ({ ...p, records: rt.redact.remask(p.records) }));
+  let asWalked = true;
+  const newPages = outcome.pages.map((p) => {
+    const records = rt.redact.remask(p.records);
+    if (records !== p.records) asWalked = false;
+    return { ...p, records };
+  });
   const pages = [...heldPages, ...newPages].sort((a, b) => a.offset - b.offset);
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;
   const complete = outcome.complete && total !== null && coversAll(held, total);
   return rt.results.update(stored.id, {
-    records: pages.flatMap((p) => p.records),
+    records: concatPages(pages),
+    // What was held, and what this call's walk measured (unless masking replaced it).
+    ...(asWalked && Number.isFinite(stored.recordBytes) ? { recordBytes: stored.recordBytes + outcome.heldBytes } : {}),
     held,
     totalRecords: total,
     complete,

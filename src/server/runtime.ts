@@ -9,6 +9,7 @@ import type { SqlEngine } from '../sql/engine.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
+import { reclaimAfterEviction } from './reclaim.js';
 
 /**
  * Everything a server instance works with, built once from the Config: the upstream client
@@ -54,8 +55,6 @@ export function callSignal(rt: Runtime, signal: AbortSignal | undefined): AbortS
 
 export interface RuntimeOptions {
   log?: Logger;
-  /** What the results budget measures (default: the process's RSS). */
-  resultsMemory?: () => number;
   /** One line per upstream request answered; off by default (see UpstreamOptions.debug). */
   debug?: Logger;
   /** Extra options for the embedded sandbox in demo mode (tests set size, latency, faults). */
@@ -100,8 +99,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     new ResultStore({
       maxBytes: config.resultsMaxBytes,
       ttlMs: config.resultsTtlMs,
-      memory: options.resultsMemory ?? (() => process.memoryUsage.rss()),
-      onEvict: (r, why: string) => log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`),
+      onEvict: (r, why: string) => {
+        log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
+        reclaimAfterEviction(r.bytes);
+      },
     });
   const stopping = new AbortController();
   let engine: Promise<SqlEngine> | undefined;
@@ -109,7 +110,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     engine ??= import('../sql/engine.js').then(({ SqlEngine }) => {
       const sql = new SqlEngine({
         timeoutMs: config.sqlTimeoutMs,
-        onTableBytes: (id, bytes) => store.holdTableBytes?.(id, bytes),
+        onTableBytes: (id, bytes) => store.setExternalBytes?.(id, bytes),
       });
       store.onDropped?.((r) => sql.forget(r.owner, r.id));
       return sql;

@@ -92,5 +92,6 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
     complete: total !== null && missing === 0 && failures.length === 0 && !walk.inconsistent,
     notes,
     requests: walk.requests,
+    heldBytes: walk.pass.memory.bytes,
   };
 }

@@ -23,16 +23,19 @@ export function decodeServiceDate(value: string): string | null | undefined {
   // Beyond what a date can hold (±8.64e15 ms, /Date(8640000000000001)/): not decodable, so
   // the value stays as the service sent it (the caller notes it) rather than failing the call.
   if (Math.abs(ms) > MAX_DATE_MS || Math.abs(ms + minutes * 60_000) > MAX_DATE_MS) return undefined;
-  if (!offset || offset === '+0000' || offset === '-0000') return `${wallClock(ms)}Z`;
-  return `${wallClock(ms + minutes * 60_000)}${offset.slice(0, 3)}:${offset.slice(3)}`;
+  if (!offset || offset === '+0000' || offset === '-0000') return wallClock(ms, 0, '');
+  return wallClock(ms + minutes * 60_000, sign, offset);
 }
 
 /**
- * `YYYY-MM-DDTHH:mm:ss.sss` of an epoch-ms value, without a zone. Integer arithmetic
- * (days-to-civil, as in H. Hinnant's date algorithms) because Date#toISOString dominated the
- * decoding of large reports; years outside 0000-9999 fall back to Date.
+ * `YYYY-MM-DDTHH:mm:ss.sss` of an epoch-ms value, then `Z` (sign 0) or the offset as
+ * `+hh:mm`. Integer arithmetic (days-to-civil, as in H. Hinnant's date algorithms) because
+ * Date#toISOString dominated the decoding of large reports, and the text is made in one
+ * piece: a string built by concatenation is a chain of parts in V8's heap until flattened,
+ * about twice the memory of the flat text a held record should keep. Years outside
+ * 0000-9999 fall back to Date.
  */
-function wallClock(ms: number): string {
+function wallClock(ms: number, sign: number, offset: string): string {
   const days = Math.floor(ms / 86_400_000);
   let rest = ms - days * 86_400_000;
   const z = days + 719_468;
@@ -44,18 +47,53 @@ function wallClock(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  if (year < 0 || year > 9999) return new Date(ms).toISOString().slice(0, -1);
+  if (year < 0 || year > 9999) {
+    const text = new Date(ms).toISOString().slice(0, -1);
+    return sign === 0 ? `${text}Z` : `${text}${offset.slice(0, 3)}:${offset.slice(3)}`;
+  }
   const hh = Math.floor(rest / 3_600_000);
   rest -= hh * 3_600_000;
   const mm = Math.floor(rest / 60_000);
   rest -= mm * 60_000;
   const ss = Math.floor(rest / 1000);
   const mss = rest - ss * 1000;
-  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}.${pad(mss, 3)}`;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
+  const d = (n: number) => 48 + n;
+  const date = [
+    d(Math.floor(year / 1000)),
+    d(Math.floor(year / 100) % 10),
+    d(Math.floor(year / 10) % 10),
+    d(year % 10),
+    45,
+    d(Math.floor(month / 10)),
+    d(month % 10),
+    45,
+    d(Math.floor(day / 10)),
+    d(day % 10),
+    84,
+    d(Math.floor(hh / 10)),
+    d(hh % 10),
+    58,
+    d(Math.floor(mm / 10)),
+    d(mm % 10),
+    58,
+    d(Math.floor(ss / 10)),
+    d(ss % 10),
+    46,
+    d(Math.floor(mss / 100)),
+    d(Math.floor(mss / 10) % 10),
+    d(mss % 10),
+  ];
+  if (sign === 0) date.push(90);
+  else
+    date.push(
+      offset.charCodeAt(0),
+      offset.charCodeAt(1),
+      offset.charCodeAt(2),
+      58,
+      offset.charCodeAt(3),
+      offset.charCodeAt(4),
+    );
+  return String.fromCharCode.apply(null, date);
 }
 
 /** Encodes an instant as the service writes it (used by the sandbox). */
@@ -106,7 +144,7 @@ export function decodeDatesInPlace<T>(value: T, onKept?: (sent: string) => void)
 const decodedDates = new Map<string, string | null | undefined>();
 const DECODED_DATES_MAX = 20_000;
 
-function decodeCached(text: string): string | null | undefined {
+export function decodeCached(text: string): string | null | undefined {
   let decoded = decodedDates.get(text);
   if (decoded === undefined && !decodedDates.has(text)) {
     decoded = decodeServiceDate(text);
@@ -137,7 +175,7 @@ export function boundDepthInPlace(value: unknown, onCut: () => void, depth = 0):
   }
 }
 
-function jsonText(value: unknown): string {
+export function jsonText(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {

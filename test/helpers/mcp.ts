@@ -21,7 +21,7 @@ export interface InProcess {
  * outputSchema with Ajv 2020-12 (CheckedClient). `env` overrides configuration as the environment would (REPORTS_PAGE_SIZE, ...).
  */
 export async function startInProcess(
-  opts: { env?: Record<string, string>; sandbox?: SandboxOptions; now?: () => Date; resultsMemory?: () => number } = {},
+  opts: { env?: Record<string, string>; sandbox?: SandboxOptions; now?: () => Date } = {},
 ): Promise<InProcess> {
   const config: Config = loadConfig({ REPORTS_DEMO: 'true', REPORTS_TIMEZONE: 'UTC', ...opts.env }).config;
   const logs: string[] = [];
@@ -29,7 +29,6 @@ export async function startInProcess(
     log: (l) => logs.push(l),
     sandbox: { dataNow: new Date('2026-11-15T00:00:00Z'), ...opts.sandbox },
     now: opts.now,
-    resultsMemory: opts.resultsMemory,
   });
   const server = createServer(rt);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

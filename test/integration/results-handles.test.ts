@@ -200,10 +200,9 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
   let s: InProcess;
 
   beforeAll(async () => {
-    // The least-recently-used order is checked against the results' own sizes: a test
-    // process's memory grows for reasons of its own (test/results/store-memory.test.ts
-    // checks the budget against measured memory).
-    s = await startInProcess({ env: { REPORTS_RESULTS_MAX_MB: '1' }, resultsMemory: () => 0 });
+    // The budget counts the results' own measures (test/results/store-memory.test.ts checks
+    // them against the heap they occupy).
+    s = await startInProcess({ env: { REPORTS_RESULTS_MAX_MB: '1' } });
   });
   afterAll(async () => {
     await s?.close();
@@ -218,11 +217,11 @@ describe('eviction under REPORTS_RESULTS_MAX_MB=1', () => {
   const MAX = 1024 * 1024;
 
   it('drops the least recently used result; its id then gives not_found with what to do', async () => {
-    const a = await run('20260101', '20260215');
-    const b = await run('20260216', '20260331');
+    const a = await run('20260101', '20260301');
+    const b = await run('20260302', '20260430');
     const [ba, bb] = [bytesOf(a.id), bytesOf(b.id)];
     expect(ba + bb).toBeLessThanOrEqual(MAX); // two fit
-    const c = await run('20260401', '20260515');
+    const c = await run('20260501', '20260629');
     // A was the oldest and untouched: it is gone; B and C remain.
     expect(
       (s.rt.store as ResultStore)

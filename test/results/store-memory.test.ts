@@ -1,9 +1,9 @@
 /**
- * The results budget holds as memory, measured: records whose JSON is small but whose
- * objects are not (many short distinct strings: about 3x the JSON in the heap). A store that
- * only counts estimated JSON keeps far more than its budget; the store measuring the
- * process's memory keeps within it. Memory is read after a full garbage collection (so the
- * figures are what is held, not garbage waiting), via V8's gc exposed for this file only.
+ * The results budget holds as memory: records whose JSON is small but whose objects are not
+ * (many short distinct strings: about 3x the JSON in the heap) are measured as the heap they
+ * occupy, so the store keeps within its budget, and dropping a result frees what it was
+ * counted for. Memory is read after a full garbage collection (so the figures are what is
+ * held, not garbage waiting), via V8's gc exposed for this file only.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -46,25 +46,34 @@ function fill(store: ResultStore, start: number): { grown: number; ids: string[]
   return { grown: heap() - start, ids };
 }
 
-it('keeps the measured memory of held results within REPORTS_RESULTS_MAX_MB, evicting the least recently used', () => {
+it('measures a result as the heap it occupies, and dropping it frees what it was counted for', () => {
+  const store = new ResultStore({ maxBytes: 1024 * MB });
   gc();
   const start = heap();
-  const measured = new ResultStore({ maxBytes: BUDGET, memory: heap });
-  const { grown, ids } = fill(measured, start);
-  expect(grown).toBeLessThanOrEqual(BUDGET * 1.2);
-  // The newest result is always held; evicted ones are the oldest, and answer not_found.
-  expect(measured.size).toBeGreaterThanOrEqual(1);
-  expect(measured.size).toBeLessThan(REPORTS);
-  const held = ids.slice(REPORTS - measured.size);
-  for (const id of held) expect(measured.get(id).records[19_999].F19).toBe(`${ids.indexOf(id)}1999919`);
-  expect(() => measured.get(ids[0])).toThrow(/No result/);
+  const { id, bytes } = store.put(report(0));
+  gc();
+  const grown = heap() - start;
+  console.error(`one result: measured ${(bytes / MB).toFixed(2)} MB, heap grew ${(grown / MB).toFixed(2)} MB`);
+  expect(bytes / grown).toBeGreaterThan(0.9);
+  expect(bytes / grown).toBeLessThan(1.1);
+  expect(store.bytes).toBe(bytes);
+  store.delete(id);
+  expect(store.bytes).toBe(0);
+  gc();
+  expect(heap() - start).toBeLessThan(grown * 0.05);
 });
 
-it('(the same puts, counted by estimated JSON only, hold well past the budget: the check above can fail)', () => {
+it('keeps the memory of held results within REPORTS_RESULTS_MAX_MB, evicting the least recently used', () => {
   gc();
   const start = heap();
-  const estimated = new ResultStore({ maxBytes: BUDGET });
-  const { grown } = fill(estimated, start);
-  expect(estimated.size).toBeGreaterThan(REPORTS / 2);
-  expect(grown).toBeGreaterThan(BUDGET * 1.5);
+  const store = new ResultStore({ maxBytes: BUDGET });
+  const { grown, ids } = fill(store, start);
+  expect(store.bytes).toBeLessThanOrEqual(BUDGET);
+  expect(grown).toBeLessThanOrEqual(BUDGET * 1.1);
+  // The newest result is always held; evicted ones are the oldest, and answer not_found.
+  expect(store.size).toBeGreaterThanOrEqual(1);
+  expect(store.size).toBeLessThan(REPORTS);
+  const held = ids.slice(REPORTS - store.size);
+  for (const id of held) expect(store.get(id).records[19_999].F19).toBe(`${ids.indexOf(id)}1999919`);
+  expect(() => store.get(ids[0])).toThrow(/No result/);
 });

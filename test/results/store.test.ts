@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReportsError } from '../../src/errors.js';
-import { type EvictionReason, estimateBytes, type NewResult, ResultStore } from '../../src/results/store.js';
+import { type EvictionReason, type NewResult, ResultStore } from '../../src/results/store.js';
+import { Compactor, compactRecords, listBytes } from '../../src/upstream/record-memory.js';
 import { coupons } from './fixtures.js';
 
 /** A result whose records are about `kb` kilobytes of JSON. */
@@ -18,6 +19,15 @@ function result(report: string, kb: number): NewResult {
     records,
     held: [{ offset: 0, count: records.length }],
   };
+}
+
+const MB = 1024 * 1024;
+
+/** A summary's heap bytes, counted as the store counts them. */
+function summaryBytesOf(r: { summary?: unknown }): number {
+  const c = new Compactor();
+  c.value(structuredClone(r.summary));
+  return c.bytes;
 }
 
 function setup(options: { maxBytes?: number; ttlMs?: number } = {}) {
@@ -53,17 +63,51 @@ describe('ResultStore', () => {
     expect([a.createdAt, a.updatedAt]).toEqual([now(), now()]);
     expect(a.summary?.recordCount).toBe(12);
     expect(a.summary?.fields.Account.distinct).toBe(4);
-    expect(a.bytes).toBe(JSON.stringify(a.records).length);
+    // Its records' heap bytes (the same records measured again) and its summary's.
+    expect(a.bytes - compactRecords(coupons()) - listBytes(12)).toBe(summaryBytesOf(a));
   });
 
-  it('estimates the JSON size of large results from a sample, within a few percent', () => {
-    const records = Array.from({ length: 20_000 }, (_, i) => ({ N: i, S: 'y'.repeat(i % 50) }));
-    const exact = JSON.stringify(records).length;
-    expect(Math.abs(estimateBytes(records) - exact) / exact).toBeLessThan(0.05);
+  it('counts each result as its records hold them, and the measure falls by what an evicted one held', () => {
+    const { store } = setup({ maxBytes: 10 * MB });
+    const a = store.put(result('a', 3)); // 3 records of a 1,000-character text each
+    // 3 x (an object of two properties built as a literal: 24 + 4 x 8; a text: 16 + 1,000),
+    // a list of three (48 + 3 x 8), and the summary.
+    const own = 3 * (56 + 1016) + 72;
+    expect(a.bytes - own).toBe(summaryBytesOf(a));
+    const b = store.put(result('b', 5));
+    expect(store.bytes).toBe(a.bytes + b.bytes);
+    expect(store.delete(a.id)).toBe(true);
+    expect(store.bytes).toBe(b.bytes);
+  });
+
+  it('counts bytes held for a result elsewhere (its SQL tables) and tells their holder when it goes', () => {
+    const { store, evicted } = setup({ maxBytes: 20_000 });
+    const told: string[] = [];
+    store.onDropped((id, reason) => told.push(`${id} ${reason}`));
+    const a = store.put(result('a', 3));
+    const b = store.put(result('b', 3));
+    store.setExternalBytes(a.id, 5000);
+    expect(store.bytes).toBe(a.bytes + b.bytes + 5000);
+    expect(store.bytesOf(a.id)).toBe(a.bytes + 5000);
+    store.setExternalBytes(a.id, 4000); // a new figure replaces the old
+    expect(store.bytes).toBe(a.bytes + b.bytes + 4000);
+    // Tables too big for the budget with both: the least recently used other result goes.
+    store.setExternalBytes(b.id, 12_000);
+    expect(evicted).toEqual([{ id: a.id, reason: 'budget' }]);
+    expect(store.bytes).toBe(b.bytes + 12_000);
+    // New records make the tables stale: they stop counting and their holder is told.
+    store.update(b.id, { records: result('b', 2).records });
+    expect(store.bytes).toBe(store.get(b.id).bytes);
+    store.delete(b.id);
+    expect(store.bytes).toBe(0);
+    expect(told).toEqual([`${a.id} budget`, `${b.id} replaced`, `${b.id} deleted`]);
+    store.setExternalBytes(b.id, 1000); // gone: ignored
+    expect(store.bytes).toBe(0);
   });
 
   it('evicts the least recently used first when over the byte budget; get() refreshes recency', () => {
-    const { store, evicted } = setup({ maxBytes: 3500 * 3 });
+    // Room for three results of 3 records: their measure, whatever the summary's share is.
+    const { store, evicted } = setup({ maxBytes: 3 * setup().store.put(result('probe', 3)).bytes });
     const a = store.put(result('a', 3));
     const b = store.put(result('b', 3));
     const c = store.put(result('c', 3));
@@ -124,7 +168,7 @@ describe('ResultStore', () => {
     expect([u.id, u.createdAt, u.updatedAt]).toEqual([r.id, r.createdAt, now()]);
     expect(u.summary?.recordCount).toBe(12);
     expect(u.summary?.fields.FOPFare.sum).toBe(4061.54);
-    expect(u.bytes).toBe(JSON.stringify(u.records).length);
+    expect(u.bytes - compactRecords(coupons()) - listBytes(12)).toBe(summaryBytesOf(u));
     expect(store.bytes).toBe(u.bytes);
     expect(store.get(r.id)).toBe(u);
     const notes = store.update(r.id, { notes: ['n'] });

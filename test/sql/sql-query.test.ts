@@ -304,7 +304,7 @@ describe('sql_query tables hold masked records', () => {
 
 describe('sql_query tables and the results budget', () => {
   it('counts a result table bytes in the store and drops the tables with the result', async () => {
-    const s = await startInProcess({ resultsMemory: () => 0 });
+    const s = await startInProcess();
     try {
       const air = ok(await s.call('air_segments_by_date', AIR));
       const store = s.rt.store as ResultStore;

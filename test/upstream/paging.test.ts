@@ -58,6 +58,7 @@ describe('paging', () => {
       complete: true,
       notes: [],
       requests: 1,
+      heldBytes: 0,
     });
     const small = await service({ total: 37 });
     const out = await fetchReport(client(small.url), req());

@@ -11,13 +11,58 @@ let h1 = 0;
 let h2 = 0;
 
 export function fingerprint(value: unknown): number {
+  startFingerprint();
+  mix(value);
+  return endFingerprint();
+}
+
+/**
+ * The steps of fingerprint(), for a walk that does other work on the way (paging/record-pass.ts):
+ * startFingerprint(), then mixChar/mixText/mixKey/mixNumber as mix() does, then endFingerprint().
+ */
+export function startFingerprint(): void {
   h1 = 0x811c9dc5;
   h2 = 0x3c6ef372;
-  mix(value);
+}
+
+export function endFingerprint(): number {
   const a = avalanche(h1) >>> 0;
   const b = avalanche(h2 ^ a) >>> 0;
   return a * 0x200000 + (b & 0x1fffff);
 }
+
+/** Tags of value types mixed before a value (so '3' and 3, [] and {} differ). */
+export const TAG = {
+  string: 1,
+  number: 2,
+  true: 3,
+  false: 4,
+  undefined: 5,
+  null: 6,
+  list: 7,
+  listEnd: 8,
+  object: 9,
+  objectEnd: 10,
+  integer: 11,
+} as const;
+
+const float = new Float64Array(1);
+const words = new Int32Array(float.buffer);
+
+/** A number: a 32-bit integer as itself, any other as its 64 bits (no text made for it). */
+export function mixNumber(n: number): void {
+  if ((n | 0) === n) {
+    char(TAG.integer);
+    char(n);
+  } else {
+    char(TAG.number);
+    float[0] = n;
+    char(words[0]);
+    char(words[1]);
+  }
+}
+
+export { char as mixChar, keyCode as mixKey, text as mixText };
 
 function char(c: number): void {
   h1 = Math.imul(h1 ^ c, 0x01000193);
@@ -74,33 +119,32 @@ function keyCode(key: string): void {
 function mix(v: unknown): void {
   switch (typeof v) {
     case 'string':
-      char(1);
+      char(TAG.string);
       text(v);
       return;
     case 'number':
-      char(2);
-      text(String(v));
+      mixNumber(v);
       return;
     case 'boolean':
-      char(v ? 3 : 4);
+      char(v ? TAG.true : TAG.false);
       return;
     case 'undefined':
-      char(5);
+      char(TAG.undefined);
       return;
     default:
-      if (v === null) char(6);
+      if (v === null) char(TAG.null);
       else if (Array.isArray(v)) {
-        char(7);
+        char(TAG.list);
         for (const item of v) mix(item);
-        char(8);
+        char(TAG.listEnd);
       } else {
-        char(9);
+        char(TAG.object);
         const o = v as Record<string, unknown>;
         for (const key in o) {
           keyCode(key);
           mix(o[key]);
         }
-        char(10);
+        char(TAG.objectEnd);
       }
   }
 }

@@ -32,4 +32,8 @@ export interface FetchOutcome {
   notes: string[];
   /** Requests made, retries included (for figures). */
   requests: number;
+  /** Heap bytes the accepted records hold as walked (record-memory.ts), repeated short
+   *  strings shared among them: the results budget's measure of them, unless a page's
+   *  records were replaced afterwards (onPage returning other records). */
+  heldBytes: number;
 }

@@ -5,9 +5,10 @@
  */
 import { quote, ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
-import { boundDepthInPlace, decodeDatesInPlace, MAX_RECORD_DEPTH } from '../service-date.js';
-import { fingerprint } from './fingerprint.js';
+import { MAX_RECORD_DEPTH } from '../service-date.js';
 import type { FetchedPage, Interval } from './intervals.js';
+import { RecordPass } from './record-pass.js';
+import { SeenRecords } from './seen-records.js';
 import type { FetchRequest } from './types.js';
 
 export interface PageFailure {
@@ -37,16 +38,13 @@ export class PageWalk {
    */
   endSeen: number | undefined;
   /** Identity (hash of the record as sent) of every record accepted -> offset of its page. */
-  private readonly seen = new Map<number, number>();
+  private readonly seen = new SeenRecords();
   /** Pages that carried records of other pages, and how many. */
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
   private readonly shortPages: Array<{ interval: Interval; got: number; total: number | null }> = [];
-  /** Date values that could not be decoded, kept as sent; the first of them. */
-  private undecodedDates = 0;
-  private firstUndecoded: string | undefined;
-  /** Values nested too deeply, kept as their JSON text. */
-  private tooDeep = 0;
+  /** The one walk of every accepted record: depth bound, identity, dates, heap bytes. */
+  readonly pass = new RecordPass();
   /** Windows not requested because the records had run out before them. */
   private skipped = { pages: 0, records: 0 };
 
@@ -122,14 +120,7 @@ export class PageWalk {
         `The page at Offset ${interval.offset} says ResponseRecords ${responseRecords} but carries ${records.length} records.`,
       );
     }
-    // Depth first: everything after it (identity, dates, masking, summaries) walks the records.
-    for (const r of kept) boundDepthInPlace(r, () => this.tooDeep++);
     this.checkIdentity(interval.offset, kept);
-    const onKept = (sent: string) => {
-      this.undecodedDates++;
-      this.firstUndecoded ??= sent;
-    };
-    for (const r of kept) decodeDatesInPlace(r, onKept);
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept) : kept;
     // A page that keeps fewer records (out of the pinned scope) still covers its positions.
     this.pages.push({
@@ -152,15 +143,15 @@ export class PageWalk {
    * answered overlapping or repeated windows: the result cannot be complete. Identical records
    * within one page are the service's own and are kept as they are.
    */
-  private checkIdentity(offset: number, records: readonly Record<string, unknown>[]): void {
+  private checkIdentity(offset: number, records: Record<string, unknown>[]): void {
     let repeated = 0;
     let of: number | undefined;
     for (const r of records) {
-      const id = fingerprint(r);
-      const where = this.seen.get(id);
+      // The record's one walk (depth, dates, memory) also gives its identity as sent.
+      const id = this.pass.record(r);
+      const where = this.seen.getOrSet(id, offset);
       // Set at once: a later record of this page identical to this one finds its own offset.
-      if (where === undefined) this.seen.set(id, offset);
-      else if (where !== offset) {
+      if (where !== undefined && where !== offset) {
         repeated++;
         of ??= where;
       }
@@ -174,14 +165,15 @@ export class PageWalk {
   /** One note each for repeated pages and for short or empty pages, however many there were. */
   evidenceNotes(total: number | null): string[] {
     const notes: string[] = [];
-    if (this.undecodedDates) {
+    const { undecoded, firstUndecoded, tooDeep } = this.pass;
+    if (undecoded) {
       notes.push(
-        `${plural(this.undecodedDates, 'date value')} could not be decoded (e.g. ${quote(this.firstUndecoded ?? '', 60)}) and ${this.undecodedDates === 1 ? 'is' : 'are'} kept as the service sent ${this.undecodedDates === 1 ? 'it' : 'them'}.`,
+        `${plural(undecoded, 'date value')} could not be decoded (e.g. ${quote(firstUndecoded ?? '', 60)}) and ${undecoded === 1 ? 'is' : 'are'} kept as the service sent ${undecoded === 1 ? 'it' : 'them'}.`,
       );
     }
-    if (this.tooDeep) {
+    if (tooDeep) {
       notes.push(
-        `${plural(this.tooDeep, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ${this.tooDeep === 1 ? 'is' : 'are'} kept as ${this.tooDeep === 1 ? 'its' : 'their'} JSON text.`,
+        `${plural(tooDeep, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ${tooDeep === 1 ? 'is' : 'are'} kept as ${tooDeep === 1 ? 'its' : 'their'} JSON text.`,
       );
     }
     if (this.repeats.length) {

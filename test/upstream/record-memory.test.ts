@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/upstream/paging/fingerprint.js';
+import { RecordPass } from '../../src/upstream/paging/record-pass.js';
+import { Compactor, compactRecords, objectBytes, stringBytes } from '../../src/upstream/record-memory.js';
+
+describe('heap bytes of held records', () => {
+  it('counts strings, numbers, objects and lists as V8 lays them out', () => {
+    expect([stringBytes(0, false), stringBytes(1, false), stringBytes(8, false), stringBytes(9, false)]).toEqual([
+      16, 24, 24, 32,
+    ]);
+    expect(stringBytes(5, true)).toBe(32); // two bytes a character
+    expect([objectBytes(3, true), objectBytes(3, false), objectBytes(10, false), objectBytes(20, false)]).toEqual([
+      48,
+      56,
+      24 + 32 + 16 + 48,
+      24 + 32 + 16 + 8 * (7 + 3 * 32),
+    ]);
+    const c = new Compactor(true);
+    c.value({ A: 'x'.repeat(50), B: 7, C: 1.5, D: [true, null, 'é'], E: 'Ω' });
+    // object of 5: 64; 50 chars: 72; 1.5: 16; list of 3: 72; 'é' (Latin-1): 24; 'Ω': 24.
+    expect(c.bytes).toBe(64 + 72 + 16 + 72 + 24 + 24);
+  });
+
+  it('shares a repeated short string among records and counts it once', () => {
+    const records = [0, 1, 2].map((i) => JSON.parse(`{"Account":"ACME${'0'.repeat(2)}","N":${i}}`));
+    expect(records[0].Account).toBe('ACME00');
+    // 3 objects of two properties built as literals-by-parse, counted as built one by one
+    // (56 each), and 'ACME00' once (24); small integers hold nothing of their own.
+    expect(compactRecords(records)).toBe(3 * 56 + 24);
+    const long = [0, 1].map(() => ({ Remark: 'y'.repeat(41) }));
+    expect(compactRecords(long)).toBe(2 * 56 + 2 * 64); // over 40 characters: not shared
+  });
+});
+
+describe('the one walk of an accepted record', () => {
+  it('decodes dates, bounds depth, and gives the fingerprint of the record as sent', () => {
+    let deep: unknown = { End: 1 };
+    for (let i = 0; i < 40; i++) deep = { In: deep };
+    const sent = {
+      When: '/Date(1459781734000-0500)/',
+      None: '/Date(-62135596800000-0000)/',
+      Bad: '/Date(99999999999999999999)/',
+      Deep: deep,
+      List: [{ At: '/Date(0)/' }],
+    };
+    const asSent = JSON.parse(JSON.stringify(sent));
+    const pass = new RecordPass();
+    const record = JSON.parse(JSON.stringify(sent));
+    const id = pass.record(record);
+    expect(record.When).toBe('2016-04-04T09:55:34.000-05:00');
+    expect(record.None).toBe(null);
+    expect(record.Bad).toBe('/Date(99999999999999999999)/');
+    expect(record.List).toEqual([{ At: '1970-01-01T00:00:00.000Z' }]);
+    expect([pass.undecoded, pass.firstUndecoded, pass.tooDeep]).toEqual([1, '/Date(99999999999999999999)/', 1]);
+    // Nested 32 levels deep (the record itself is level 0), the rest is kept as its JSON text.
+    let v = record.Deep;
+    for (let i = 0; i < 30; i++) v = v.In;
+    let cut = deep as { In: unknown };
+    for (let i = 0; i < 31; i++) cut = cut.In as { In: unknown };
+    expect(v.In).toBe(JSON.stringify(cut));
+    // The fingerprint is the record's as sent (depth bounded, dates not yet decoded).
+    let bounded = asSent.Deep;
+    for (let i = 0; i < 30; i++) bounded = bounded.In;
+    bounded.In = JSON.stringify(bounded.In);
+    expect(id).toBe(fingerprint(asSent));
+    expect(pass.record(JSON.parse(JSON.stringify(sent)))).toBe(id);
+  });
+
+  it('shares a field whose values repeat, and stops looking up one whose first 1,000 values did not', () => {
+    const pass = new RecordPass();
+    // Id: 1,500 distinct values, the first 1,000 all new (then counted as they come, repeats
+    // included); Cat: one value throughout (shared, counted once).
+    for (let i = 0; i < 3000; i++)
+      pass.record(JSON.parse(`{"Id":"id${String(i % 1500).padStart(4, '0')}","Cat":"AAA"}`));
+    expect(pass.memory.bytes).toBe(3000 * objectBytes(2, true) + 3000 * stringBytes(7, false) + stringBytes(3, false));
+  });
+});
