@@ -83,7 +83,7 @@ describe('ResultStore', () => {
   it('counts bytes held for a result elsewhere (its SQL tables) and tells their holder when it goes', () => {
     const { store, evicted } = setup({ maxBytes: 20_000 });
     const told: string[] = [];
-    store.onDropped((id, reason) => told.push(`${id} ${reason}`));
+    store.onDropped(({ id }, reason) => told.push(`${id} ${reason}`));
     const a = store.put(result('a', 3));
     const b = store.put(result('b', 3));
     store.setExternalBytes(a.id, 5000);
