@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { travellersAtShape } from '../catalog/travellers-input.js';
+import { travellersAtShape } from '../catalog/travellers-schema.js';
 import { quote } from '../errors.js';
 import { reportResultSchema } from '../presentation/shapes.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
