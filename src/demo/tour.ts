@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       from: 'today',
       to: 'today+6',
     });
-    const sinId = (sin.structuredContent as { resultId: string }).resultId;
+    const { resultId: sinId, table: sinTable } = sin.structuredContent as { resultId: string; table: string };
     await ask(client, '…leaving out those based there: how many per status?', 'query_report', {
       resultId: sinId,
       where: [{ field: 'Status', op: 'ne', value: 'based here' }],
@@ -102,28 +102,39 @@ async function main(): Promise<void> {
       aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'RecordLocator' }],
     });
 
-    heading(3, 'Open coupons expiring next month, per account');
+    heading(3, 'Open coupons expiring within a year, per account');
     const coupons = await ask(
       client,
-      'Which tickets with open coupons expire in the next 60 days?',
+      'Which tickets with open coupons expire within a year?',
       'ticket_coupons_by_status_code',
       {
         DateStart: 'today',
-        DateEnd: 'today+60',
+        DateEnd: 'today+365',
         CouponCodeGroup: 'OPEN',
         DateTracker: 'E',
         rowLimit: 5,
       },
     );
-    const couponsId = (coupons.structuredContent as { resultId: string }).resultId;
-    await ask(client, 'Per account, how many and what value?', 'query_report', {
+    const { resultId: couponsId, table: couponsTable } = coupons.structuredContent as {
+      resultId: string;
+      table: string;
+    };
+    await ask(client, 'Per account, how many and what credit value?', 'query_report', {
       resultId: couponsId,
       groupBy: ['Account'],
-      aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'TktNumber' }, { fn: 'sum', field: 'FOPFare' }],
+      aggregates: [{ fn: 'count' }, { fn: 'countDistinct', field: 'TktNumber' }, { fn: 'sum', field: 'CreditValue' }],
       limit: 10,
     });
 
-    heading(4, "What went wrong in yesterday's failed submissions?");
+    heading(4, 'Across two reports: who in Singapore holds open coupons?');
+    await ask(client, 'Which of the travellers in Singapore this week hold open coupons?', 'sql_query', {
+      sql:
+        `SELECT t.Traveller, t.Status, t.RecordLocator, COUNT(*) AS coupons, c.CreditCurrency, ` +
+        `SUM(c.CreditValue) AS credit FROM ${sinTable} t JOIN ${couponsTable} c ON c.RecordLocator = t.RecordLocator ` +
+        'GROUP BY t.Traveller, t.Status, t.RecordLocator, c.CreditCurrency ORDER BY t.Traveller',
+    });
+
+    heading(5, "What went wrong in yesterday's failed submissions?");
     const failed = await ask(client, "What went wrong in yesterday's failed submissions?", 'check_failed_submissions', {
       LogDateStart: 'yesterday',
       LogDateEnd: 'yesterday',
@@ -137,7 +148,7 @@ async function main(): Promise<void> {
       limit: 10,
     });
 
-    heading(5, 'Checking the connection');
+    heading(6, 'Checking the connection');
     await ask(client, 'Is the connection to the reporting service healthy?', 'diagnose_connection', {});
 
     process.stdout.write(
