@@ -66,7 +66,9 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
   head.push('');
 
   if (summary.recordCount > 0) {
-    head.push(`Summary of all ${n(summary.recordCount)} records:`);
+    head.push(
+      summary.recordCount === 1 ? 'Summary of the record:' : `Summary of all ${n(summary.recordCount)} records:`,
+    );
     // When every record is listed below, "N distinct (all unique)" says nothing the rows don't.
     const allListed = records.length <= rowLimit;
     for (const [path, p] of Object.entries(summary.fields)) {
