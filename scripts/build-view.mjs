@@ -35,7 +35,8 @@ const englishOnlyZod = {
 };
 
 /**
- * Each report tool's title from the catalog ({ hotel_segments: 'Hotel segments', ... }), so
+ * Each report tool's subject from the catalog, what its records are ({ hotel_segments: 'Hotel
+ * stays', ... }; its title where it has none), so
  * the view's headline names the report in words whichever tool's answer it is handed
  * (continue_report's and query_report's carry only the report's tool name). Read by
  * bundling the catalog for Node and importing it: one table, never copied by hand.
@@ -53,7 +54,7 @@ async function reportTitles() {
       logLevel: 'warning',
     });
     const { TRANSACTIONS } = await import(pathToFileURL(file).href);
-    return Object.fromEntries(TRANSACTIONS.map((t) => [t.tool, t.title]));
+    return Object.fromEntries(TRANSACTIONS.map((t) => [t.tool, t.answer?.subject ?? t.title]));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

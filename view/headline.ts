@@ -1,5 +1,5 @@
 /**
- * The view's headline: the report's title and the days asked for in words ("Hotel segments,
+ * The view's headline: the report's title and the days asked for in words ("Hotel stays,
  * 1–31 Oct 2026"), the other parameters, whether the result is complete (and, when not, how
  * many of how many records it holds and what fetches the rest), and the result's notes.
  */

@@ -49,7 +49,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     envelope: 'collection',
     record: 'BookingDetail',
     answer: {
-      subject: 'Bookings',
+      subject: 'Booking details',
       columns: ['RecordLocator', 'Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate', 'CrsDescription'],
       lead: ['Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate'],
       nested: ['Passengers', 'Itinerary', 'Phones', 'Emails', 'Tickets', 'Notepads', 'VendorRemarks', 'VendorLocators'],
@@ -182,7 +182,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     envelope: 'collection',
     record: 'PnrSegmentsReport',
     answer: {
-      subject: 'Booking segments',
+      subject: 'PNR segments',
       columns: ['Summary.RecordLocator'],
       nested: [
         'Segments.AirSegments',

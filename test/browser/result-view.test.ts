@@ -222,7 +222,7 @@ describe.skipIf(!CHROMIUM)('the result view of "open coupons per account", in ch
     const head = report.structuredContent as { fetchedRecords: number; query: Record<string, string> };
     const { DateStart, DateEnd, ...rest } = head.query;
     expect(await view.$eval('#headline h1', (e) => e.textContent)).toBe(
-      `Ticket coupons by status code, ${rangeWords(DateStart, DateEnd)}`,
+      `Ticket coupons, ${rangeWords(DateStart, DateEnd)}`,
     );
     const status = await view.$eval('#headline .status', (e) => e.textContent);
     expect(status).toBe(`Complete: ${head.fetchedRecords} of ${head.fetchedRecords} records demo data`);
@@ -432,7 +432,7 @@ describe.skipIf(!CHROMIUM)('the result view of an incomplete air segments result
       const frame = opened.frame;
       const { DateStart, DateEnd } = head.query;
       expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe(
-        `Air segments by date, ${rangeWords(DateStart, DateEnd)}`,
+        `Flights, ${rangeWords(DateStart, DateEnd)}`,
       );
       expect(await frame.$eval('#headline .status', (e) => e.textContent)).toBe(
         `Incomplete: 30 of ${head.totalRecords} records. ` +
@@ -657,7 +657,7 @@ describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', 
     try {
       const frame = opened.frame;
       expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe(
-        `Hotel segments, ${rangeWords(head.query.DateStart, head.query.DateEnd)}`,
+        `Hotel stays, ${rangeWords(head.query.DateStart, head.query.DateEnd)}`,
       );
       // One measure per currency, never one sum across them.
       const measures = await frame.$$eval('#chart-measure option', (os) =>
