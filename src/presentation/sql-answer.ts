@@ -41,7 +41,7 @@ export interface SqlAnswer {
 }
 
 /** The rows as structuredContent can hold them; `leftOut` > 0 means a resource is needed. */
-export function fitSqlRows(
+function fitSqlRows(
   rows: readonly Record<string, unknown>[],
   limitChars = STRUCTURED_ROWS_CHAR_LIMIT,
 ): {
@@ -65,11 +65,23 @@ function rowsRoom(rest: object): number {
   return Math.min(STRUCTURED_ROWS_CHAR_LIMIT, STRUCTURED_CHAR_LIMIT - JSON.stringify(rest).length - 100);
 }
 
-export function presentSql(answer: SqlAnswer): CallToolResult {
+/** The answer's tables, notes and rows as structuredContent holds them: one computation for
+ *  deciding whether the rows need a resource and for presenting them. */
+function laidOut(answer: Omit<SqlAnswer, 'resourceUri'>) {
   const tables = answer.tables.slice(0, MAX_TABLES_LISTED);
   const notes = [...answer.notes];
   for (const t of tables) if (!t.complete) notes.push(tableIncompleteLine(t));
   const fitted = fitSqlRows(answer.rows, rowsRoom({ columns: answer.columns, tables, notes }));
+  return { tables, notes, fitted };
+}
+
+/** Whether every returned row fits in the answer (else they are held and linked as a resource). */
+export function allRowsFit(answer: Omit<SqlAnswer, 'resourceUri'>): boolean {
+  return laidOut(answer).fitted.leftOut === 0;
+}
+
+export function presentSql(answer: SqlAnswer): CallToolResult {
+  const { tables, notes, fitted } = laidOut(answer);
   const structured: SqlResult = {
     columns: answer.columns,
     rows: fitted.rows,

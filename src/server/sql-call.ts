@@ -1,7 +1,7 @@
 /** What a sql_query call does (registered in sql-tool.ts, loaded with the first call). */
 import { cutText, invalidInput } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
-import { fitSqlRows, presentSql, type TableRead } from '../presentation/sql-answer.js';
+import { allRowsFit, presentSql, type TableRead } from '../presentation/sql-answer.js';
 import type { ResultInfo } from '../results/held-results.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
@@ -76,7 +76,7 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   if (output.truncated)
     notes.push(`The statement produced ${output.rowCount} rows; the first ${rows.length} are held (add a LIMIT).`);
   let resourceUri: string | undefined;
-  if (output.truncated || fitSqlRows(rows).leftOut > 0) {
+  if (output.truncated || !allRowsFit({ columns, rows, rowCount: output.rowCount, tables, notes })) {
     // Rows that do not fit are held like a report's records, readable as JSON and CSV pages.
     const stored = await rt.results.put({
       report: 'sql_query',
