@@ -127,7 +127,8 @@ export const VARIABLES: readonly VariableDef[] = [
     env: 'REPORTS_RESULTS_MAX_MB',
     flag: 'results-max-mb',
     meaning:
-      "memory that held results (and their SQL tables) occupy, measured from what holds them; least recently used evicted first, and evicting frees it (with REPORTS_REDIS_URL, Redis's maxmemory is the budget)",
+      'memory that held results (and their SQL tables) occupy, measured from what holds them; least recently ' +
+      "used evicted first, and evicting frees it (with REPORTS_REDIS_URL, Redis's maxmemory is the budget)",
     default: '256',
   },
   {

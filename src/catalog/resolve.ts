@@ -239,7 +239,8 @@ function resolveFreeForm(
       throw invalidInput(
         label,
         value,
-        'is not allowed: the server controls paging, format, debugging and order itself; use maxRecords to fetch fewer records and query_report orderBy to sort',
+        'is not allowed: the server controls paging, format, debugging and order itself; use maxRecords to ' +
+          'fetch fewer records and query_report orderBy to sort',
       );
     }
     if (key in query) throw invalidInput(label, value, `repeats ${key}; give it once`);

@@ -135,11 +135,16 @@ export async function listServer(): Promise<ServerListing> {
 }
 
 const LONG_DESCRIPTION = [
-  "Answers questions from a travel agency's booking reports: bookings (PNRs), air, car, hotel and passive segments, tickets and coupons, logs and user activity.",
+  "Answers questions from a travel agency's booking reports: bookings (PNRs), air, car, hotel and passive " +
+    'segments, tickets and coupons, logs and user activity.',
   '',
-  "Each of the reporting service's 22 report transactions is a tool. Every request is signed (HMAC-SHA256); all pages are fetched concurrently; the answer is an exact summary of all matching records plus the first rows. The records stay on your machine under a resultId, so the assistant can filter, group, sum and sort every record with query_report without calling the service again.",
+  "Each of the reporting service's 22 report transactions is a tool. Every request is signed (HMAC-SHA256); all " +
+    'pages are fetched concurrently; the answer is an exact summary of all matching records plus the first ' +
+    'rows. The records stay on your machine under a resultId, so the assistant can filter, group, sum and ' +
+    'sort every record with query_report without calling the service again.',
   '',
-  "Fill in the service's base URL, API username and API key to use live data. Leave them empty to try it in demo mode: an embedded simulator serves synthetic agency data, and every answer says so.",
+  "Fill in the service's base URL, API username and API key to use live data. Leave them empty to try it in " +
+    'demo mode: an embedded simulator serves synthetic agency data, and every answer says so.',
 ].join('\n');
 
 export function renderManifest(listing: ServerListing): Record<string, unknown> {

@@ -56,7 +56,8 @@ export async function exportResult(
     throw invalidInput(
       'format',
       'xlsx',
-      `cannot hold ${matched.length.toLocaleString('en-US')} rows (an XLSX sheet holds ${(XLSX_MAX_ROWS - 1).toLocaleString('en-US')}); use format 'csv' or narrow it with where`,
+      `cannot hold ${matched.length.toLocaleString('en-US')} rows (an XLSX sheet holds ` +
+        `${(XLSX_MAX_ROWS - 1).toLocaleString('en-US')}); use format 'csv' or narrow it with where`,
     );
   const day = dayStamp(settings.now, settings.timeZone);
   const placed = await placeFile(

@@ -43,7 +43,8 @@ export async function placeFile(
     }
     throw new ReportsError(
       'configuration',
-      `REPORTS_EXPORT_DIR '${dir}' already holds ${MAX_CANDIDATES} exports named ${nameFor(1)} and its -N variants; move some away or pass another name.`,
+      `REPORTS_EXPORT_DIR '${dir}' already holds ${MAX_CANDIDATES} exports named ${nameFor(1)} and its -N ` +
+        `variants; move some away or pass another name.`,
     );
   } catch (err) {
     if (err instanceof ReportsError) throw err;
@@ -83,6 +84,7 @@ function unwritable(dir: string, err: unknown): ReportsError {
   const why = e?.code ? `${e.code}: ${e.message}` : String(err);
   return new ReportsError(
     'configuration',
-    `REPORTS_EXPORT_DIR '${dir}' cannot be written (${why}). Set REPORTS_EXPORT_DIR (or --export-dir) to a folder this server can create and write to.`,
+    `REPORTS_EXPORT_DIR '${dir}' cannot be written (${why}). Set REPORTS_EXPORT_DIR (or --export-dir) to a ` +
+      `folder this server can create and write to.`,
   );
 }

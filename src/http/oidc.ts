@@ -26,7 +26,8 @@ export async function oidcSource(issuer: string, audience: string | undefined): 
   const fail = (why: string) => new StartupError(`REPORTS_OIDC_ISSUER: ${issuer}: ${why}`);
   if (!audience)
     throw new StartupError(
-      'REPORTS_OIDC_AUDIENCE: missing; with REPORTS_OIDC_ISSUER set, name the audience the access tokens must carry (the identifier of this server at the identity provider).',
+      'REPORTS_OIDC_AUDIENCE: missing; with REPORTS_OIDC_ISSUER set, name the audience the access tokens must ' +
+        'carry (the identifier of this server at the identity provider).',
     );
   const discoveryUrl = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   let doc: Record<string, unknown>;

@@ -21,7 +21,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
 export { StartupError };
 
 export const NO_IDENTITY_SOURCE =
-  'refusing to serve beyond loopback without an identity source: set REPORTS_HTTP_TOKEN, REPORTS_HTTP_USERS or REPORTS_OIDC_ISSUER (or bind to 127.0.0.1)';
+  'refusing to serve beyond loopback without an identity source: set REPORTS_HTTP_TOKEN, REPORTS_HTTP_USERS or ' +
+  'REPORTS_OIDC_ISSUER (or bind to 127.0.0.1)';
 
 export async function identitySources(config: Config): Promise<{ sources: IdentitySource[]; issuer?: string }> {
   const sources: IdentitySource[] = [];
@@ -82,6 +83,7 @@ export async function startHttpMode(config: Config, log: Logger): Promise<void> 
 
   const who = sources.length ? 'bearer token required' : 'no authentication (loopback only)';
   log(
-    `listening on ${service.url} (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}; ${who}); ${config.concurrency} concurrent requests, pages of ${config.pageSize}`,
+    `listening on ${service.url} (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}; ${who}); ` +
+      `${config.concurrency} concurrent requests, pages of ${config.pageSize}`,
   );
 }

@@ -149,12 +149,18 @@ export function itineraryFormatted(b: Booking): string {
       switch (s.kind) {
         case 'air': {
           const cod = s.arrDay !== s.depDay ? `+${s.arrDay - s.depDay}` : '';
-          return `${nbr} ${s.carrier.code} ${s.flightNbr.padStart(4, ' ')} ${s.bookingCode} ${gdsDay(s.depDay)} ${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${hhmm(s.arrMin).replace(':', '')}${cod}`;
+          return (
+            `${nbr} ${s.carrier.code} ${s.flightNbr.padStart(4, ' ')} ${s.bookingCode} ${gdsDay(s.depDay)} ` +
+            `${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${hhmm(s.arrMin).replace(':', '')}${cod}`
+          );
         }
         case 'car':
           return `${nbr} CAR ${s.vendor.code} ${gdsDay(s.pickDay)}-${gdsDay(s.dropDay)} ${s.airport.code} ${s.status}1 ${s.carType}`;
         case 'hotel':
-          return `${nbr} HTL ${s.property.chain.code} ${gdsDay(s.arrDay)}-${gdsDay(s.depDay)} ${s.property.city.cityCode} ${s.status}${s.rooms} ${s.property.name.toUpperCase()}`;
+          return (
+            `${nbr} HTL ${s.property.chain.code} ${gdsDay(s.arrDay)}-${gdsDay(s.depDay)} ` +
+            `${s.property.city.cityCode} ${s.status}${s.rooms} ${s.property.name.toUpperCase()}`
+          );
         case 'passive':
           return `${nbr} ${s.type} ${s.vendor} ${gdsDay(s.startDay)} ${s.cityCode} ${s.status}${n} ${s.text}`;
       }

@@ -257,7 +257,9 @@ class Generator {
           lastName: last,
           account: account.code,
           isVip,
-          email: `${first.toLowerCase()}.${last.toLowerCase()}${rng.chance(0.3) ? rng.int(2, 99) : ''}@${account.code.toLowerCase()}.example`,
+          email:
+            `${first.toLowerCase()}.${last.toLowerCase()}${rng.chance(0.3) ? rng.int(2, 99) : ''}` +
+            `@${account.code.toLowerCase()}.example`,
           mobile: `+${dial}${rng.digits(dial === '1' ? 10 : 9)}`,
           businessPhone: `+${dial}${rng.digits(dial === '1' ? 10 : 8)}`,
           frequentFlyers: ffCarriers.map((c) => ({ vendor: c.code, number: rng.digits(rng.int(8, 10)) })),

@@ -165,7 +165,8 @@ export function generateLogs(ds: Dataset, seed: number): void {
           ? 'Viewed dashboard Overview'
           : activity === 'EmailSubscription'
             ? `Scheduled e-mail of ${report} sent to ${user.email}`
-            : `${report} DateStart=${ymd(fromDay)} DateEnd=${ymd(fromDay + rng.int(1, 31))}${activity === 'DownloadReport' ? ' format=csv' : ''}`;
+            : `${report} DateStart=${ymd(fromDay)} ` +
+              `DateEnd=${ymd(fromDay + rng.int(1, 31))}${activity === 'DownloadReport' ? ' format=csv' : ''}`;
     ds.activities.push({
       id: (activityId += rng.int(1, 3)),
       user,

@@ -34,7 +34,8 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
     {
       title: 'Export a report result to a file',
       description:
-        'Write ALL records of a held result matching where (not only the rows shown) to a CSV or XLSX file in REPORTS_EXPORT_DIR; answers with the path, row count and size. ' +
+        'Write ALL records of a held result matching where (not only the rows shown) to a CSV or XLSX file in ' +
+        'REPORTS_EXPORT_DIR; answers with the path, row count and size. ' +
         'For spreadsheets to keep or send on. Never overwrites: a second export of the day gets -2, -3.',
       inputSchema: z
         .object({
@@ -65,7 +66,8 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         if (rt.config.http)
           throw new ReportsError(
             'configuration',
-            "export_report writes files on the server's own disk, so it works only in stdio mode, and this server runs in HTTP mode (REPORTS_HTTP). " +
+            "export_report writes files on the server's own disk, so it works only in stdio mode, and this " +
+              'server runs in HTTP mode (REPORTS_HTTP). ' +
               `Read the records as CSV from reports://results/${RESULT_ID.test(args.resultId) ? args.resultId : '{resultId}'}.csv instead.`,
           );
         if (!RESULT_ID.test(args.resultId))
@@ -96,8 +98,10 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
           complete: stored.complete,
           notes,
         };
+        const filters = args.where?.length ? `, ${args.where.length} filter${args.where.length > 1 ? 's' : ''}` : '';
         const text = [
-          `Exported ${formatNumber(out.rows)} ${out.rows === 1 ? 'record' : 'records'} × ${out.columns.length} columns of ${stored.report} (${stored.id}${args.where?.length ? `, ${args.where.length} filter${args.where.length > 1 ? 's' : ''}` : ''}) as ${out.format.toUpperCase()}.`,
+          `Exported ${formatNumber(out.rows)} ${out.rows === 1 ? 'record' : 'records'} × ${out.columns.length} ` +
+            `columns of ${stored.report} (${stored.id}${filters}) as ${out.format.toUpperCase()}.`,
           `File: ${out.path}`,
           `Size: ${formatNumber(out.bytes)} bytes.`,
           ...notes,

@@ -104,7 +104,10 @@ function capLists(value: Json, keep: number, depth = 0): Json {
 
 /** The last resort: a message that no cutting brings under the limit becomes an error. */
 function tooBig(message: Record<string, unknown>, bytes: number): Json {
-  const text = `The answer was ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_MESSAGE_BYTES.toLocaleString('en-US')}-byte limit of one message, and could not be cut to fit; ask for less (fewer rows or fields, a narrower query, or the next page).`;
+  const text =
+    `The answer was ${bytes.toLocaleString('en-US')} bytes, over the ` +
+    `${MAX_MESSAGE_BYTES.toLocaleString('en-US')}-byte limit of one message, and could not be cut to fit; ask ` +
+    `for less (fewer rows or fields, a narrower query, or the next page).`;
   const result = message.result as Record<string, unknown> | undefined;
   if (result && !Array.isArray(result.contents)) {
     return { jsonrpc: '2.0', id: message.id, result: { isError: true, content: [{ type: 'text', text }] } };

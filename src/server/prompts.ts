@@ -49,7 +49,8 @@ export const PROMPTS: readonly PromptDef[] = [
     },
     text: (a) =>
       [
-        `Which of our travellers are in, arriving at or leaving ${a.destination} between ${a.dateStart ?? 'today'} and ${a.dateEnd ?? 'today+7'}?`,
+        `Which of our travellers are in, arriving at or leaving ${a.destination} between ` +
+          `${a.dateStart ?? 'today'} and ${a.dateEnd ?? 'today+7'}?`,
         `1. Call travellers_at with place "${a.destination}" (an airport or a 2-letter country code as it is; ` +
           `city:CODE for a city code), from "${a.dateStart ?? 'today'}" and to "${a.dateEnd ?? 'today+7'}".`,
         '2. Use query_report on its resultId to list the travellers per Status (Traveller, From, To, RecordLocator, ' +

@@ -81,7 +81,8 @@ export async function runReport(
     summary.page(0, records);
   }
   rt.log(
-    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
+    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ` +
+      `${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
   );
   const stored = await rt.results.put({
     report: def.tool,

@@ -31,7 +31,8 @@ export async function enforceScope(
   if (rule === 'refuse') {
     throw new ReportsError(
       'configuration',
-      `${def.tool} cannot be kept within REPORTS_OWNING_COMPANY_CODES (${pinned.join(', ')}): the service takes no company codes for it and its records carry none, so it is refused while the scope is pinned. Nothing was sent.`,
+      `${def.tool} cannot be kept within REPORTS_OWNING_COMPANY_CODES (${pinned.join(', ')}): the service takes ` +
+        `no company codes for it and its records carry none, so it is refused while the scope is pinned. Nothing was sent.`,
     );
   }
   if (rule === 'verify-booking') await verifyBooking(rt, query, pinned, signal);
@@ -59,7 +60,9 @@ async function verifyBooking(
   if (!inScope) {
     throw new ReportsError(
       'not_found',
-      `RecordLocator ${quote(probe.RecordLocator)} is not a booking of the companies REPORTS_OWNING_COMPANY_CODES pins (${pinned.join(', ')}): BookingDetails finds no such booking for them, so its segments were not fetched.`,
+      `RecordLocator ${quote(probe.RecordLocator)} is not a booking of the companies ` +
+        `REPORTS_OWNING_COMPANY_CODES pins (${pinned.join(', ')}): BookingDetails finds no such booking for ` +
+        `them, so its segments were not fetched.`,
       { param: 'RecordLocator' },
     );
   }
@@ -94,7 +97,9 @@ export class ScopeFilter {
     const n = this.dropped;
     if (!n || !this.pinned) return [];
     return [
-      `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'} whose OwningCompanyCode is outside REPORTS_OWNING_COMPANY_CODES (${this.pinned.join(', ')}) ${n === 1 ? 'was' : 'were'} dropped; the service answered beyond the codes it was sent.`,
+      `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'} whose OwningCompanyCode is outside ` +
+        `REPORTS_OWNING_COMPANY_CODES (${this.pinned.join(', ')}) ${n === 1 ? 'was' : 'were'} dropped; the ` +
+        `service answered beyond the codes it was sent.`,
     ];
   }
 }

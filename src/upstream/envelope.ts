@@ -59,7 +59,10 @@ export function parseEnvelope(body: unknown, expected: EnvelopeKind, path: strin
     fromCache: cache?.IsFromCache === true,
     ...(totalRecords === null && sent !== undefined && sent !== null
       ? {
-          unusableTotal: `The service sent TotalRecords ${cutText(typeof sent === 'string' ? sent : (JSON.stringify(sent) ?? String(sent)), 40)}, which is not a usable count; records were read page by page until a short page, within the cap.`,
+          unusableTotal:
+            `The service sent TotalRecords ` +
+            `${cutText(typeof sent === 'string' ? sent : (JSON.stringify(sent) ?? String(sent)), 40)}, which is ` +
+            `not a usable count; records were read page by page until a short page, within the cap.`,
         }
       : {}),
   };

@@ -88,7 +88,8 @@ export async function connectRedis(url: string, log: Logger): Promise<RedisLink>
         if (err instanceof ReportsError) throw err;
         throw new ReportsError(
           'network',
-          `The shared result store (Redis, REPORTS_REDIS_URL) could not ${what}: ${describe(err)}. Nothing was lost on the service's side; try again in a moment, and if it persists ask the server's operator to check Redis.`,
+          `The shared result store (Redis, REPORTS_REDIS_URL) could not ${what}: ${describe(err)}. Nothing was ` +
+            `lost on the service's side; try again in a moment, and if it persists ask the server's operator to check Redis.`,
         );
       } finally {
         clearTimeout(timer);

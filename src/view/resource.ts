@@ -23,7 +23,8 @@ export function registerResultView(server: McpServer): void {
     RESULT_VIEW_URI,
     {
       description:
-        'A held report result as a table that sorts, filters and pages through query_report, and a chart of counts or sums per group or per day.',
+        'A held report result as a table that sorts, filters and pages through query_report, and a chart of ' +
+        'counts or sums per group or per day.',
     },
     async () => ({
       contents: [

@@ -112,7 +112,8 @@ export class PageWalk {
     }
     if (total !== null && interval.offset + kept.length > total) {
       this.noteInconsistent(
-        `The page at Offset ${interval.offset} carries ${kept.length} records, past the TotalRecords of ${total}: the counts do not add up.`,
+        `The page at Offset ${interval.offset} carries ${kept.length} records, past the TotalRecords of ` +
+          `${total}: the counts do not add up.`,
       );
     }
     if (responseRecords !== null && responseRecords !== records.length) {
@@ -168,12 +169,14 @@ export class PageWalk {
     const { undecoded, firstUndecoded, tooDeep } = this.pass;
     if (undecoded) {
       notes.push(
-        `${plural(undecoded, 'date value')} could not be decoded (e.g. ${quote(firstUndecoded ?? '', 60)}) and ${undecoded === 1 ? 'is' : 'are'} kept as the service sent ${undecoded === 1 ? 'it' : 'them'}.`,
+        `${plural(undecoded, 'date value')} could not be decoded (e.g. ${quote(firstUndecoded ?? '', 60)}) and ` +
+          `${undecoded === 1 ? 'is' : 'are'} kept as the service sent ${undecoded === 1 ? 'it' : 'them'}.`,
       );
     }
     if (tooDeep) {
       notes.push(
-        `${plural(tooDeep, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ${tooDeep === 1 ? 'is' : 'are'} kept as ${tooDeep === 1 ? 'its' : 'their'} JSON text.`,
+        `${plural(tooDeep, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ` +
+          `${tooDeep === 1 ? 'is' : 'are'} kept as ${tooDeep === 1 ? 'its' : 'their'} JSON text.`,
       );
     }
     if (this.repeats.length) {
@@ -201,13 +204,15 @@ export class PageWalk {
     if (rest.length) {
       const missing = rest.reduce((n, p) => n + p.interval.count - p.got, 0);
       notes.push(
-        `${plural(rest.length, 'more page')} (from Offset ${rest[0].interval.offset}) came back short or empty: ${missing.toLocaleString('en-US')} more promised records are missing.`,
+        `${plural(rest.length, 'more page')} (from Offset ${rest[0].interval.offset}) came back short or empty: ` +
+          `${missing.toLocaleString('en-US')} more promised records are missing.`,
       );
     }
     if (this.skipped.pages) {
       notes.push(
         `${plural(this.skipped.pages, 'further page')} (${this.skipped.records.toLocaleString('en-US')} records) were not requested: ` +
-          `the page at Offset ${this.endSeen} came back empty, so the service has fewer records than its TotalRecords (${total?.toLocaleString('en-US')}) says; run the report again or narrow the filters.`,
+          `the page at Offset ${this.endSeen} came back empty, so the service has fewer records than its ` +
+          `TotalRecords (${total?.toLocaleString('en-US')}) says; run the report again or narrow the filters.`,
       );
     }
     return notes;
