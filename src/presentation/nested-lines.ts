@@ -5,7 +5,7 @@
  * Every line starts with our own two spaces and "↳ " or "| ", so nothing the service sends
  * starts a line of the text.
  */
-import { collectPaths, valueAt } from '../results/paths.js';
+import { listPaths, valueAt } from '../results/paths.js';
 import { isEmpty, truncate } from '../results/values.js';
 import { type Table, tableLine, textCell } from './text-fit.js';
 
@@ -21,9 +21,7 @@ type Rec = Record<string, unknown>;
 
 /** The list paths of `records` holding objects: top level, or one nested object down. */
 export function objectListPaths(records: readonly Rec[]): string[] {
-  return collectPaths(records).filter(
-    (path) => path.split('.').length <= 2 && records.some((r) => listOfObjects(valueAt(r, path))),
-  );
+  return listPaths(records, listOfObjects).filter((path) => path.split('.').length <= 2);
 }
 
 /**

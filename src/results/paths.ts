@@ -43,6 +43,19 @@ export function valueAt(record: Record<string, unknown>, path: string): unknown 
   return v;
 }
 
+/** The paths of `records` (collectPaths) where some record holds a list that `keep` accepts. */
+export function listPaths(
+  records: readonly Record<string, unknown>[],
+  keep: (list: unknown[]) => boolean = () => true,
+): string[] {
+  return collectPaths(records).filter((path) =>
+    records.some((r) => {
+      const v = valueAt(r, path);
+      return Array.isArray(v) && keep(v);
+    }),
+  );
+}
+
 export function getPath(record: Record<string, unknown>, path: string): unknown {
   return compilePath(path)(record);
 }

@@ -16,7 +16,7 @@
 import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
-import { collectPaths, compilePath, type Getter, resolveField, valueAt } from './paths.js';
+import { collectPaths, compilePath, type Getter, listPaths, resolveField, valueAt } from './paths.js';
 import {
   type AggregateFn,
   DEFAULT_QUERY_LIMIT,
@@ -92,7 +92,9 @@ export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryCo
   const matched = matchRecords(records, args.where);
 
   if (args.groupBy?.length || args.aggregates?.length) {
-    return grouped(matched, args, field, offset, limit, money(context.report, records, unnest));
+    // The money of the rows is looked up only when a total asks for it (paths of every row).
+    const money = () => moneyFields(context.report ?? '', records.length ? collectPaths(records) : [], unnest);
+    return grouped(matched, args, field, offset, limit, money);
   }
 
   const orders = (args.orderBy ?? []).map((o, i) => ({
@@ -140,17 +142,13 @@ function leafOf(path: string): string {
   return path.slice(path.lastIndexOf('.') + 1);
 }
 
-function money(report: string | undefined, rows: readonly Row[], unnest: string | undefined) {
-  return moneyFields(report ?? '', rows.length ? collectPaths(rows) : [], unnest);
-}
-
 /** `unnest` as the records spell it; it must name a list (of objects or of values). */
 function resolveList(records: readonly Row[], unnest: string): string {
-  const known = collectPaths(records);
-  const lists = known.filter((p) => records.some((r) => Array.isArray(valueAt(r, p))));
   if (!records.length) return unnest;
-  const path = resolveField(unnest, known, 'unnest');
-  if (!lists.includes(path)) {
+  const path = resolveField(unnest, collectPaths(records), 'unnest');
+  if (!records.some((r) => Array.isArray(valueAt(r, path)))) {
+    // Only a refusal needs every list of the records, to name them.
+    const lists = listPaths(records);
     throw invalidInput(
       'unnest',
       unnest,
@@ -387,14 +385,17 @@ function listOnPath(rows: readonly Row[], path: string): string | undefined {
 function perCurrency(
   aggs: AggSpec[],
   keys: GroupKey[],
-  money: ReadonlyMap<string, string | null>,
+  moneyOfRows: () => ReadonlyMap<string, string | null>,
   rows: readonly Row[],
 ): string[] {
   const notes: string[] = [];
+  let money: ReadonlyMap<string, string | null> | undefined;
   for (const [i, a] of aggs.entries()) {
     if (!a.path || !MONEY_TOTALS.includes(a.fn)) continue;
+    money ??= moneyOfRows();
+    if (!money.has(a.path)) continue;
     const list = listOnPath(rows, a.path);
-    if (list && money.has(a.path)) {
+    if (list) {
       // Each item has its own currency: grouping by the list's currencies joined would add them.
       throw invalidInput(
         `aggregates[${i}].field`,
@@ -403,7 +404,6 @@ function perCurrency(
           'to total it per currency',
       );
     }
-    if (!money.has(a.path)) continue;
     const currency = money.get(a.path);
     if (currency === null || currency === undefined) {
       a.currencyNote = CURRENCY_NOT_STATED;
@@ -435,7 +435,7 @@ function grouped(
   field: (n: string, p: string) => string,
   offset: number,
   limit: number,
-  money: ReadonlyMap<string, string | null>,
+  money: () => ReadonlyMap<string, string | null>,
 ): QueryOutput {
   const keys: GroupKey[] = (args.groupBy ?? []).map((spec, i) => {
     const m = DATE_PART.exec(spec);

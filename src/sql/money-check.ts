@@ -8,6 +8,7 @@
 import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
+import { sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -54,7 +55,7 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
   const columns = moneyColumns(reports);
   if (!columns.length) return [];
   for (const [verb, argument] of aggregates(text)) {
-    const words = identifiers(argument);
+    const words = sqlWords(argument);
     for (const money of columns) {
       const names = [money.column, ...aliases(text, money.column)].map((n) => n.toLowerCase());
       if (!names.some((n) => words.has(n))) continue;
@@ -99,10 +100,6 @@ function aggregates(text: string): Array<[string, string]> {
   return out;
 }
 
-function identifiers(text: string): Set<string> {
-  return new Set((text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
-}
-
 /** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */
 function aliases(text: string, column: string): string[] {
   const out: string[] = [];
@@ -117,7 +114,7 @@ function keepsApart(text: string, currency: string): boolean {
   for (const m of text.matchAll(/\b(group|partition)\s+by\b/gi)) {
     const rest = text.slice((m.index ?? 0) + m[0].length);
     const end = LIST_END.exec(rest);
-    const list = identifiers(end ? rest.slice(0, end.index) : rest);
+    const list = sqlWords(end ? rest.slice(0, end.index) : rest);
     if (names.some((n) => list.has(n.toLowerCase()))) return true;
   }
   return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(text));

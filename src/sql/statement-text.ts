@@ -28,7 +28,7 @@ export function checkStartsAsRead(sql: string): void {
 
 /** The tables among `tables` that `sql` names, itself or one of its child tables (`<table>__...`). */
 export function namedTables<T extends { table: string }>(sql: string, tables: readonly T[]): T[] {
-  const words = new Set((sql.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
+  const words = sqlWords(sql);
   const named = (table: string) => {
     const t = table.toLowerCase();
     for (const w of words) if (w === t || w.startsWith(`${t}__`)) return true;
@@ -36,4 +36,9 @@ export function namedTables<T extends { table: string }>(sql: string, tables: re
   };
   // A result held before tables were named (Redis, an older replica) has none.
   return tables.filter((t) => typeof t.table === 'string' && named(t.table));
+}
+
+/** The identifiers and keywords of a statement, lower case. */
+export function sqlWords(sql: string): Set<string> {
+  return new Set((sql.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
 }

@@ -49,16 +49,7 @@ function expectedStays(ds: Dataset, companies?: readonly string[]): ExpectedStay
   const t = ds.today;
   const start = `${isoDay(t)}T00:00`;
   const end = `${isoDay(t + 7)}T00:00`;
-  const candidates = ds.bookings.filter(
-    (b) =>
-      (!companies || companies.includes(b.company.code)) &&
-      b.air.some(
-        (s) =>
-          s.status !== 'HX' &&
-          ((s.to.code === 'SIN' && s.depDay >= t - 30 && s.depDay <= t + 6) ||
-            (s.from.code === 'SIN' && s.depDay >= t && s.depDay <= t + 36)),
-      ),
-  );
+  const candidates = candidateBookings(ds, companies);
   const out: ExpectedStay[] = [];
   for (const b of candidates) {
     const legs = b.air.filter((s) => ACTIVE.has(s.status)).sort((x, y) => x.depUtc - y.depUtc);
@@ -363,21 +354,27 @@ describe('travellers_at: who is at SIN this week', () => {
   });
 });
 
-/** The bookings the two routing fetches name (the candidates whose itineraries are read). */
-function expectedStaysCandidates(ds: Dataset, companies?: readonly string[]): string[] {
+/**
+ * The bookings the two routing fetches name (the candidates whose itineraries are read): a
+ * (not cancelled) flight into SIN departing from 30 days before the week to its end, or out of
+ * SIN departing from the week's start to 30 days after it.
+ */
+function candidateBookings(ds: Dataset, companies?: readonly string[]): Dataset['bookings'] {
   const t = ds.today;
-  return ds.bookings
-    .filter(
-      (b) =>
-        (!companies || companies.includes(b.company.code)) &&
-        b.air.some(
-          (s) =>
-            s.status !== 'HX' &&
-            ((s.to.code === 'SIN' && s.depDay >= t - 30 && s.depDay <= t + 6) ||
-              (s.from.code === 'SIN' && s.depDay >= t && s.depDay <= t + 36)),
-        ),
-    )
-    .map((b) => b.recordLocator);
+  return ds.bookings.filter(
+    (b) =>
+      (!companies || companies.includes(b.company.code)) &&
+      b.air.some(
+        (s) =>
+          s.status !== 'HX' &&
+          ((s.to.code === 'SIN' && s.depDay >= t - 30 && s.depDay <= t + 6) ||
+            (s.from.code === 'SIN' && s.depDay >= t && s.depDay <= t + 36)),
+      ),
+  );
+}
+
+function expectedStaysCandidates(ds: Dataset, companies?: readonly string[]): string[] {
+  return candidateBookings(ds, companies).map((b) => b.recordLocator);
 }
 
 /** PassengerLocationsByRouting's record count: one per (not cancelled) flight into or out of SIN in the range. */
