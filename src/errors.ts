@@ -64,7 +64,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return `${value} (${typeof value})`;
   if (value === null) return 'null';
-  return `${cutText(jsonText(value, 80) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
+  return `${cutText(valueText(value, 80) ?? String(value), 80)} (${Array.isArray(value) ? 'array' : typeof value})`;
 }
 
 /**
@@ -72,7 +72,7 @@ export function describeValue(value: unknown): string {
  * object or array as its JSON (never "[object Object]"), cut at `max`; undefined for null or
  * absent. Used where the service's members may be of any type (a ResponseError's).
  */
-export function jsonText(value: unknown, max = 2_000): string | undefined {
+export function valueText(value: unknown, max = 2_000): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value !== 'object') return String(value);

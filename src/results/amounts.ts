@@ -6,6 +6,7 @@
  * not publish (find_bookings, derived results) fall back to the field names.
  */
 import { findTransaction } from '../catalog/transactions.js';
+import { leafName } from './paths.js';
 import { ID_LIKE } from './values.js';
 
 /** Beside an amount whose record states no currency: every total of it says so. */
@@ -50,9 +51,9 @@ function fromDeclared(
  *  (FOPFare/FOPCurrency), else the one general Currency/CurrencyCode field of its object. */
 function guessed(paths: readonly string[]): MoneyFields {
   const out = new Map<string, string | null>();
-  const currencies = paths.filter((p) => CURRENCY_NAME.test(leaf(p)));
+  const currencies = paths.filter((p) => CURRENCY_NAME.test(leafName(p)));
   for (const path of paths) {
-    const name = leaf(path);
+    const name = leafName(path);
     if (!MONEY_NAME.test(name) || ID_LIKE.test(name) || CURRENCY_NAME.test(name)) continue;
     const siblings = currencies.filter((c) => parent(c) === parent(path));
     out.set(path, currencyFor(name, siblings));
@@ -64,19 +65,15 @@ function currencyFor(amount: string, siblings: readonly string[]): string | null
   let best: string | null = null;
   let bestPrefix = 1;
   for (const c of siblings) {
-    const name = leaf(c);
+    const name = leafName(c);
     let i = 0;
     while (i < amount.length && i < name.length && amount[i] === name[i]) i++;
     if (i > bestPrefix) [best, bestPrefix] = [c, i];
   }
   if (best) return best;
   // Otherwise only a general currency field: CreditCurrency says nothing about FOPFare.
-  const generic = siblings.filter((c) => /^(currency|currencycode)$/i.test(leaf(c)));
+  const generic = siblings.filter((c) => /^(currency|currencycode)$/i.test(leafName(c)));
   return generic.length === 1 ? generic[0] : null;
-}
-
-function leaf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
 }
 
 function parent(path: string): string {

@@ -33,6 +33,11 @@ function walk(value: unknown, parts: string[], i: number): unknown {
   return undefined;
 }
 
+/** The last name of a dot path: `Segments.HotelSegments.Rate` -> `Rate`. */
+export function leafName(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
 /** The value at `path` through nested objects only (not through lists): where a list lives. */
 export function valueAt(record: Record<string, unknown>, path: string): unknown {
   let v: unknown = record;

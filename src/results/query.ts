@@ -16,7 +16,7 @@
 import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
-import { collectPaths, compilePath, type Getter, listPaths, resolveField, valueAt } from './paths.js';
+import { collectPaths, compilePath, type Getter, leafName, listPaths, resolveField, valueAt } from './paths.js';
 import {
   type AggregateFn,
   DEFAULT_QUERY_LIMIT,
@@ -133,14 +133,10 @@ export const MAX_UNNEST_ROWS = 500_000;
 /** The parent fields an unnested row carries: the report's columns, identifiers, accounts, travellers. */
 function keyFieldsOf(report: string): (name: string) => boolean {
   const columns = new Set(findTransaction(report)?.answer.columns ?? []);
-  return (name) => columns.has(name) || ID_LIKE.test(leafOf(name)) || KEY_NAME.test(leafOf(name));
+  return (name) => columns.has(name) || ID_LIKE.test(leafName(name)) || KEY_NAME.test(leafName(name));
 }
 
 const KEY_NAME = /^(Account|Passenger|Passengers|PaxList|PrimaryPax|Traveller|Consultant|OwningConsultant)$/i;
-
-function leafOf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
-}
 
 /** `unnest` as the records spell it; it must name a list (of objects or of values). */
 function resolveList(records: readonly Row[], unnest: string): string {

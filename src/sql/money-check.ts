@@ -8,6 +8,7 @@
 import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
+import { leafName } from '../results/paths.js';
 import { sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
@@ -24,7 +25,7 @@ function moneyColumns(reports: readonly string[]): MoneyColumn[] {
     for (const [amount, currencies] of Object.entries(amounts)) {
       // A child table's columns are its items' own fields; a nested object's are joined with _.
       out.push({ column: sqlName(amount), currencies: currencies.map(sqlName) });
-      out.push({ column: leaf(amount), currencies: currencies.map(leaf) });
+      out.push({ column: leafName(amount), currencies: currencies.map(leafName) });
     }
   }
   return out;
@@ -122,8 +123,4 @@ function keepsApart(text: string, currency: string): boolean {
 
 function sqlName(path: string): string {
   return path.replace(/\./g, '_');
-}
-
-function leaf(path: string): string {
-  return path.slice(path.lastIndexOf('.') + 1);
 }

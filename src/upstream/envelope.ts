@@ -1,4 +1,4 @@
-import { cutText, describeValue, jsonText, oneLine, ReportsError, serviceWords } from '../errors.js';
+import { cutText, describeValue, oneLine, ReportsError, serviceWords, valueText } from '../errors.js';
 
 /** The two forms a report answer takes: a list in ResponseReport, or `{Item: ...}` (docs/upstream.md, "Envelope"). */
 export type EnvelopeKind = 'collection' | 'item';
@@ -110,7 +110,7 @@ function upstreamFailure(error: unknown, path: string): ReportsError {
   // The service's words, on one line of ours: no control characters, no line breaks; members
   // of any JSON type as text (an object as its JSON, not "[object Object]").
   const str = (v: unknown) => {
-    const text = jsonText(v);
+    const text = valueText(v);
     return text === undefined ? undefined : oneLine(text);
   };
   const errorCode = str(e.ErrorCode);

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../errors.js';
-import { jsonText, oneLine, ReportsError, redact, serviceWords } from '../errors.js';
+import { oneLine, ReportsError, redact, serviceWords, valueText } from '../errors.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
@@ -150,6 +150,6 @@ function envelopeErrorText(json: unknown): string | undefined {
   if (!json || typeof json !== 'object') return undefined;
   const err = (json as { ResponseError?: Record<string, unknown> }).ResponseError;
   if (!err || typeof err !== 'object') return undefined;
-  const parts = [jsonText(err.ErrorCode), jsonText(err.Message)].filter((v) => v !== undefined && v !== '');
+  const parts = [valueText(err.ErrorCode), valueText(err.Message)].filter((v) => v !== undefined && v !== '');
   return parts.length ? oneLine(parts.join(': ')) : undefined;
 }
