@@ -1,21 +1,16 @@
 /**
- * Building the MCP Bundle (.mcpb) for one-click desktop installs: the server and everything
- * it imports (the SDK, zod, undici, and the sandbox that demo mode starts) bundled by esbuild
- * into one file, staged beside manifest.json and the icon, nothing else, then validated and
- * zipped by mcpb, the bundle format's own tool.
+ * Building the MCP Bundle (.mcpb) for one-click desktop installs: the shipped server
+ * (bundle-server.ts: index.mjs and its chunks, everything it imports inside) staged in
+ * server/ beside manifest.json and the icon, nothing else, then validated and zipped by
+ * mcpb, the bundle format's own tool.
  */
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { packExtension, validateManifest } from '@anthropic-ai/mcpb';
-import { build } from 'esbuild';
+import { bundleServer, SERVER_ENTRY } from './bundle-server.js';
+import { ROOT } from './root.js';
 
-/** The repository root (this file runs as scripts/*.ts under vitest and as dist/scripts/*.js). */
-export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findRoot(from: string): string {
-  return path.basename(path.dirname(from)) === 'dist' ? path.resolve(from, '..', '..') : path.resolve(from, '..');
-}
+export { ROOT };
 
 interface Manifest {
   name: string;
@@ -28,57 +23,18 @@ export async function readManifest(dir = ROOT): Promise<Manifest> {
   return JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
-/**
- * The SQL worker (src/sql/worker.ts) as one CommonJS script with SQLite's wasm inlined (sql.js's
- * own inline build), to be embedded in the server file and started as an eval'd worker: the
- * bundle stays one file, and no .wasm or native add-on ships beside it.
- */
-export async function bundleSqlWorker(): Promise<string> {
-  const out = await build({
-    entryPoints: [path.join(ROOT, 'src', 'sql', 'worker.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    write: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-    alias: { 'sql.js': path.join(ROOT, 'node_modules', 'sql.js', 'dist', 'sql-wasm-inline.js') },
-  });
-  return out.outputFiles[0].text;
-}
-
-/**
- * One ESM file for Node 20. Bundled CommonJS dependencies still call require() for Node's
- * built-ins, which an ES module lacks, so the banner defines it. The SQL worker's source is
- * embedded as a string constant (src/sql/engine.ts starts it from there).
- */
-export async function bundleServer(outfile: string): Promise<void> {
-  const sqlWorker = await bundleSqlWorker();
-  await build({
-    entryPoints: [path.join(ROOT, 'src', 'index.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    legalComments: 'none',
-    logLevel: 'warning',
-    define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker) },
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
-    },
-  });
-}
-
-/** The staging folder: manifest.json, the icon and the bundled entry point, nothing else. */
+/** The staging folder: manifest.json, the icon and the bundled server, nothing else. */
 export async function stage(dir: string): Promise<Manifest> {
   const manifest = await readManifest();
+  if (path.posix.basename(manifest.server.entry_point) !== SERVER_ENTRY)
+    throw new Error(
+      `manifest.json names server.entry_point '${manifest.server.entry_point}'; the bundle's is ${SERVER_ENTRY}`,
+    );
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await copyFile(path.join(ROOT, 'manifest.json'), path.join(dir, 'manifest.json'));
   await copyFile(path.join(ROOT, manifest.icon), path.join(dir, manifest.icon));
-  await bundleServer(path.join(dir, manifest.server.entry_point));
+  await bundleServer(path.join(dir, path.posix.dirname(manifest.server.entry_point)));
   return manifest;
 }
 

@@ -22,12 +22,16 @@ export const MAX_ROW_LIMIT = 100_000;
 
 export type ErrorFn = (iss: { input?: unknown; path?: PropertyKey[] }) => string;
 
-/** `Name: <received> <problem>; <hint>`, or `Name: missing; required, <hint>` when absent. */
-export function errorFor(name: string, problem: string, hint: string): ErrorFn {
+/**
+ * `Name: <received> <problem>; <hint>`, or `Name: missing; required, <hint>` when absent. A
+ * problem worded with a formatted number is a function: written when an error needs it, so
+ * registering the tools does not load ICU's data (the first toLocaleString costs 10-15 ms).
+ */
+export function errorFor(name: string, problem: string | (() => string), hint: string): ErrorFn {
   return (iss) =>
     iss.input === undefined
       ? `${name}: missing; required, ${hint}`
-      : `${name}: ${describeValue(iss.input)} ${problem}; ${hint}`;
+      : `${name}: ${describeValue(iss.input)} ${typeof problem === 'string' ? problem : problem()}; ${hint}`;
 }
 
 /** Model-facing descriptions, per tool where the meaning differs (continue_report). */

@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'index.js');
+// The shipped server (npm run build's bundle), as the bin runs it.
+const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'index.mjs');
 const SHOW_LINES = 30;
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);

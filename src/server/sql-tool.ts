@@ -14,7 +14,7 @@ import { callSignal, type Runtime } from './runtime.js';
  */
 const sqlError = errorFor(
   'sql',
-  `is not a statement of 1 to ${MAX_SQL_CHARS.toLocaleString('en-US')} characters`,
+  () => `is not a statement of 1 to ${MAX_SQL_CHARS.toLocaleString('en-US')} characters`,
   'send one SELECT or WITH statement in SQLite syntax',
 );
 

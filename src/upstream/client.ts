@@ -70,9 +70,9 @@ const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 
  * undici is loaded on the first request, not at start-up: its hundred-odd CommonJS files
  * cost about 80 ms of cold start, which a client that only lists the tools never needs.
  */
-let undici: Promise<typeof import('undici')> | undefined;
-function loadUndici(): Promise<typeof import('undici')> {
-  undici ??= import('undici');
+let undici: Promise<typeof import('./undici-parts.js')> | undefined;
+function loadUndici(): Promise<typeof import('./undici-parts.js')> {
+  undici ??= import('./undici-parts.js');
   return undici;
 }
 

@@ -15,10 +15,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 import { programPath } from '../helpers/programs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SERVER = join(ROOT, 'dist', 'src', 'index.js');
 /** Debian's chromium on PATH; '' when missing, and then this file is skipped (test/helpers/system-programs.ts). */
 const CHROMIUM = programPath('chromium');
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const server = spawn(process.execPath, ['dist/src/index.js', '--http', '127.0.0.1:0'], {
+const server = spawn(process.execPath, ['dist/server/index.mjs', '--http', '127.0.0.1:0'], {
   cwd: root,
   env: { ...withoutReports(process.env), REPORTS_DEMO: 'true', REPORTS_TIMEZONE: 'UTC' },
   stdio: ['ignore', 'ignore', 'pipe'],

@@ -9,16 +9,15 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 import { readAllRecords } from '../helpers/resources.js';
 import { closeStdio } from '../helpers/stdio.js';
 
-const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 type Rec = Record<string, unknown>;
 
 let client: CheckedClient;

@@ -1,20 +1,18 @@
 /**
- * The BUILT server (dist/src/index.js, as `npm start` / the bin runs it) over stdio, in demo
+ * The BUILT server (dist/server/index.mjs, as `npm start` / the bin runs it) over stdio, in demo
  * mode: through the SDK's StdioClientTransport, and raw, as JSON-RPC lines written to its
  * stdin, to check that stdout carries nothing but the protocol and that it exits cleanly.
  * `npm test` builds before vitest runs.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/server/create-server.js';
+import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 import { readAllRecords } from '../helpers/resources.js';
-
-const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
 /** Every tool the server lists, in order: the catalog's report tools, then the server's own. */
 const TOOLS = TOOL_NAMES;

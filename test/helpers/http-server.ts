@@ -1,16 +1,16 @@
 /**
- * The BUILT server (dist/src/index.js) in HTTP mode, started by a test on port 0 and ended
+ * The BUILT server (dist/server/index.mjs) in HTTP mode, started by a test on port 0 and ended
  * by its PID; and an SDK Client connected to it over Streamable HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BUILT_SERVER } from './built-server.js';
 
-export const SERVER = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
+export const SERVER = BUILT_SERVER;
 
 export function assertBuilt(): void {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build (npm test does it first).`);

@@ -4,14 +4,12 @@
  * 2020-12 dialect, drives the built server over stdio: lists tools, calls a report tool,
  * queries the held result and reads its resource.
  */
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 import { closeStdio } from '../helpers/stdio.js';
-
-const SERVER = path.resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'index.js');
 
 let transport: StdioClientTransport;
 let client: Client;

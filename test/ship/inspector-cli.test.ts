@@ -9,11 +9,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/server/create-server.js';
+import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
-const SERVER = path.join(ROOT, 'dist', 'src', 'index.js');
 
 async function inspector(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [INSPECTOR, 'node', SERVER, '--demo', ...args], {

@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { SERVER_DIR } from '../../scripts/bundle-server.js';
 import { checkStaged, packBundle, ROOT, readManifest } from '../../scripts/mcpb.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 
@@ -41,12 +42,19 @@ afterAll(async () => {
 });
 
 describe('npm run pack', () => {
-  it('writes travel-reports-mcp-<version>.mcpb holding only the manifest, the icon and one bundled server file', async () => {
+  it('writes travel-reports-mcp-<version>.mcpb holding only the manifest, the icon and the bundled server', async () => {
     expect(path.basename(mcpbFile)).toBe(`travel-reports-mcp-${pkg.version}.mcpb`);
-    expect(await filesUnder(unpacked)).toEqual(['icon.png', 'manifest.json', 'server/index.mjs']);
+    const files = await filesUnder(unpacked);
+    const serverFiles = files.filter((f) => f.startsWith(`server${path.sep}`));
+    expect(files).toEqual(['icon.png', 'manifest.json', ...serverFiles]);
+    // The entry point and its chunks (bundle-server.ts), the same files npm run build writes.
+    expect(serverFiles).toContain(path.join('server', 'index.mjs'));
+    expect(serverFiles.every((f) => f.endsWith('.mjs'))).toBe(true);
+    expect(serverFiles.map((f) => path.basename(f)).sort()).toEqual((await readdir(SERVER_DIR)).sort());
     const packed = (await stat(mcpbFile)).size;
-    const server = (await stat(path.join(unpacked, 'server', 'index.mjs'))).size;
-    process.stderr.write(`mcpb: ${path.basename(mcpbFile)} ${packed} bytes; server bundle ${server} bytes unpacked\n`);
+    let server = 0;
+    for (const f of serverFiles) server += (await stat(path.join(unpacked, f))).size;
+    process.stderr.write(`mcpb: ${path.basename(mcpbFile)} ${packed} bytes; server ${server} bytes unpacked\n`);
     expect(packed).toBeGreaterThan(100_000);
     expect(packed).toBeLessThan(server);
   });

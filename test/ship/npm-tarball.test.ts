@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe('npm pack tarball', () => {
   it('holds the built program and README, no sources or tests', () => {
-    expect(packedFiles).toContain('dist/src/index.js');
+    expect(packedFiles).toContain('dist/server/index.mjs');
     expect(packedFiles).toContain('dist/package.json');
     expect(packedFiles).toContain('README.md');
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.endsWith('.ts'))).toEqual([]);

@@ -1,0 +1,66 @@
+/**
+ * The server as it ships (README, "How it is built"): src/index.ts and everything it imports
+ * (the SDK, zod, undici, the sandbox that demo mode starts) bundled by esbuild into
+ * dist/server/index.mjs, the npm bin and the .mcpb's entry point, with each dynamic import
+ * (HTTP mode, demo mode, a report call's code, exports, SQL, the result view's page) in a
+ * chunk of its own beside it, loaded when first used.
+ *
+ * Why a bundle: the same code as the tsc output in dist/src, but one module to compile at
+ * start instead of some 230 files to resolve, read and link one by one, so the first
+ * tools/list answers sooner (bench case 3; figures in docs/architecture.md).
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { ROOT } from './root.js';
+
+/** Where `npm run build` writes the bundle, and the file the bin runs. */
+export const SERVER_DIR = path.join(ROOT, 'dist', 'server');
+export const SERVER_ENTRY = 'index.mjs';
+
+/**
+ * The SQL worker (src/sql/worker.ts) as one CommonJS script with SQLite's wasm inlined (sql.js's
+ * own inline build), to be embedded in the server's SQL chunk and started as an eval'd worker:
+ * no .wasm or native add-on ships beside it.
+ */
+export async function bundleSqlWorker(): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(ROOT, 'src', 'sql', 'worker.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    alias: { 'sql.js': path.join(ROOT, 'node_modules', 'sql.js', 'dist', 'sql-wasm-inline.js') },
+  });
+  return out.outputFiles[0].text;
+}
+
+/**
+ * ES modules for Node 20 in `outdir`: index.mjs and its chunks. Bundled CommonJS dependencies
+ * still call require() for Node's built-ins, which an ES module lacks, so each file's banner
+ * defines it. The SQL worker's source is embedded as a string constant (src/sql/engine.ts
+ * starts it from there). The folder is emptied first: chunk names change with their content.
+ */
+export async function bundleServer(outdir: string): Promise<void> {
+  const sqlWorker = await bundleSqlWorker();
+  await rm(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { index: path.join(ROOT, 'src', 'index.ts') },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker) },
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
+  });
+}

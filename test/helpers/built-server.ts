@@ -1,0 +1,7 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The server as it ships: `npm run build`'s bundle, which the npm bin, `npm start` and the
+ * .mcpb run (scripts/bundle-server.ts). Tests that start a process start this one.
+ */
+export const BUILT_SERVER = fileURLToPath(new URL('../../dist/server/index.mjs', import.meta.url));
