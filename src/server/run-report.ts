@@ -55,7 +55,39 @@ export async function runReport(
   opts: RunOptions,
 ): Promise<StoredResult> {
   const started = Date.now();
-  // Each page is masked and summarised as it arrives, while the others are in flight.
+  const fetched = await fetchSummarised(rt, def, query, opts);
+  const { outcome, records } = fetched;
+  rt.log(
+    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ` +
+      `${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
+  );
+  const stored = await rt.results.put({
+    report: def.tool,
+    source: rt.source,
+    // The echo too: PaxSurname and the like carry traveller names.
+    query: rt.redact(query),
+    sentQuery: query,
+    totalRecords: outcome.totalRecords,
+    complete: outcome.complete,
+    // Notes may quote the service (a failed page's error): masked like everything else.
+    notes: [...outcome.notes, ...fetched.notes].map(rt.redact.text),
+    records,
+    held: intervalsOf(outcome.pages),
+    summary: fetched.summary,
+    ...(fetched.asWalked ? { recordBytes: outcome.heldBytes } : {}),
+  });
+  // The page texts, the copies the walk replaced and the fetch's working state (the summary's
+  // exact value counts, left behind in fetchSummarised) are garbage now: about 2.5x what is held.
+  reclaimAfterPut(stored.bytes);
+  return stored;
+}
+
+/**
+ * A report's pages fetched, masked and summarised as they arrive (while the others are in
+ * flight), and the finished summary. Its own function so that the summary's working tables
+ * are out of reach once it returns, before the collection that follows a large put.
+ */
+async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions) {
   let summary = new PageSummary();
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
   let learnt: number | undefined;
@@ -80,28 +112,13 @@ export async function runReport(
     summary = new PageSummary();
     summary.page(0, records);
   }
-  rt.log(
-    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ` +
-      `${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
-  );
-  const stored = await rt.results.put({
-    report: def.tool,
-    source: rt.source,
-    // The echo too: PaxSurname and the like carry traveller names.
-    query: rt.redact(query),
-    sentQuery: query,
-    totalRecords: outcome.totalRecords,
-    complete: outcome.complete,
-    // Notes may quote the service (a failed page's error): masked like everything else.
-    notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
+  return {
+    outcome,
     records,
-    held: intervalsOf(outcome.pages),
+    asWalked,
+    notes: scope.notes(),
     summary: summary.finish(records, { report: def.tool }),
-    ...(asWalked ? { recordBytes: outcome.heldBytes } : {}),
-  });
-  // The page texts and the copies the walk replaced are garbage now (about 2.5x what is held).
-  reclaimAfterPut(stored.bytes);
-  return stored;
+  };
 }
 
 /** The pages' records in one list, sized once (flatMap grows its list as it goes). */
