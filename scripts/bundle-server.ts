@@ -11,7 +11,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { ROOT } from './root.js';
 
 /** Where `npm run build` writes the bundle, and the file the bin runs. */
@@ -39,28 +39,36 @@ export async function bundleSqlWorker(): Promise<string> {
 }
 
 /**
- * ES modules for Node 20 in `outdir`: index.mjs and its chunks. Bundled CommonJS dependencies
- * still call require() for Node's built-ins, which an ES module lacks, so each file's banner
- * defines it. The SQL worker's source is embedded as a string constant (src/sql/engine.ts
- * starts it from there). The folder is emptied first: chunk names change with their content.
+ * How the server is bundled: ES modules for Node 20, split at each dynamic import. Bundled
+ * CommonJS dependencies still call require() for Node's built-ins, which an ES module lacks,
+ * so each file's banner defines it. Bench case 3 bundles its minimal server with these too.
+ */
+export const BUNDLE_OPTIONS = {
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
+} as const satisfies BuildOptions;
+
+/**
+ * The server in `outdir`: index.mjs and its chunks. The SQL worker's source is embedded as a
+ * string constant (src/sql/engine.ts starts it from there). The folder is emptied first:
+ * chunk names change with their content.
  */
 export async function bundleServer(outdir: string): Promise<void> {
   const sqlWorker = await bundleSqlWorker();
   await rm(outdir, { recursive: true, force: true });
   await build({
+    ...BUNDLE_OPTIONS,
     entryPoints: { index: path.join(ROOT, 'src', 'index.ts') },
     outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    legalComments: 'none',
-    logLevel: 'warning',
     define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker) },
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
-    },
   });
 }

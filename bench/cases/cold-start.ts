@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../../scripts/bundle-server.js';
 import { row } from '../stats.js';
 import { BENCH_KEY, BENCH_USERNAME } from '../upstream.js';
 import type { CaseOutput } from './context.js';
@@ -61,20 +62,7 @@ export async function timeToToolsList(script: string, env: Record<string, string
 
 /** The minimal server bundled with the options ours ships with; returns its entry. */
 async function bundleMinimal(dir: string): Promise<string> {
-  await build({
-    entryPoints: { minimal: MINIMAL },
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
-    },
-  });
+  await build({ ...BUNDLE_OPTIONS, entryPoints: { minimal: MINIMAL }, outdir: dir });
   return path.join(dir, 'minimal.mjs');
 }
 
