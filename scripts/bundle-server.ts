@@ -1,7 +1,7 @@
 /**
- * The server as it ships (README, "How it is built"): src/index.ts and everything it imports
- * (the SDK, zod, undici, the sandbox that demo mode starts) bundled by esbuild into
- * dist/server/index.mjs, the npm bin and the .mcpb's entry point, with each dynamic import
+ * The server as it ships (README, "How it works"; docs/architecture.md, "Start-up"):
+ * src/index.ts and everything it imports (the SDK, zod, undici, the sandbox that demo mode
+ * starts) bundled by esbuild into dist/server/index.mjs, the npm bin and the .mcpb's entry point, with each dynamic import
  * (HTTP mode, demo mode, a report call's code, exports, SQL, the result view's page) in a
  * chunk of its own beside it, loaded when first used.
  *

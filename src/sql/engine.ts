@@ -204,8 +204,8 @@ declare const __SQL_WORKER_SOURCE__: string | undefined;
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 /**
- * The worker: in the one-file bundle its source is embedded at build time (scripts/mcpb.ts),
- * beside the built server it is worker.js, and under the tests (TypeScript sources, which a
+ * The worker: in the shipped bundle its source is embedded at build time
+ * (scripts/bundle-server.ts), beside the tsc output it is worker.js, and under the tests (TypeScript sources, which a
  * worker thread cannot load) it is the built one: the test run builds first.
  */
 function startWorker(): Worker {
