@@ -27,6 +27,10 @@ const CLOCK_TOLERANCE_MS = 60_000;
 /** A cheap, unscoped report for the one signed test request. */
 const PROBE_PATH = '/AppUsersActivity';
 
+// Built once per process: every session's server registers these same schemas (plain-schemas.ts).
+const diagnoseInput = z.object({}).strict();
+const diagnoseOutput = z.object(diagnoseOutputShape);
+
 export function registerDiagnose(server: McpServer, rt: Runtime): void {
   server.registerTool(
     'diagnose_connection',
@@ -35,8 +39,8 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       description:
         'Check the configuration, the clock against the service, and one signed request; says what is wrong and how ' +
         'to fix it. Use when report tools fail with auth, network or configuration errors.',
-      inputSchema: z.object({}).strict(),
-      outputSchema: diagnoseOutputShape,
+      inputSchema: diagnoseInput,
+      outputSchema: diagnoseOutput,
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
     guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {

@@ -23,6 +23,19 @@ export const exportOutputShape = {
 
 const RESULT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+// Built once per process: every session's server registers these same schemas (plain-schemas.ts).
+const exportInput = z
+  .object({
+    resultId: z.string().min(1).describe('resultId from a report tool'),
+    format: z.enum(['csv', 'xlsx']).describe('csv: UTF-8 with BOM; xlsx: typed cells, frozen filtered header'),
+    where: z.array(whereSchema).optional().describe('Filters as in query_report; all must hold'),
+    fields: z.array(z.string().min(1)).optional().describe('Columns (dot paths allowed); default every field'),
+    unnest: queryArgsShape.unnest,
+    name: z.string().optional().describe('File name stem instead of the report name; the date is appended'),
+  })
+  .strict();
+const exportOutput = z.object(exportOutputShape);
+
 /**
  * export_report: the matching records of a held result as a CSV or XLSX file in
  * REPORTS_EXPORT_DIR. It writes to the disk of the machine the server runs on, which in
@@ -37,17 +50,8 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         'Write ALL records of a held result matching where (not only the rows shown) to a CSV or XLSX file in ' +
         'REPORTS_EXPORT_DIR; answers with the path, row count and size. ' +
         'For spreadsheets to keep or send on. Never overwrites: a second export of the day gets -2, -3.',
-      inputSchema: z
-        .object({
-          resultId: z.string().min(1).describe('resultId from a report tool'),
-          format: z.enum(['csv', 'xlsx']).describe('csv: UTF-8 with BOM; xlsx: typed cells, frozen filtered header'),
-          where: z.array(whereSchema).optional().describe('Filters as in query_report; all must hold'),
-          fields: z.array(z.string().min(1)).optional().describe('Columns (dot paths allowed); default every field'),
-          unnest: queryArgsShape.unnest,
-          name: z.string().optional().describe('File name stem instead of the report name; the date is appended'),
-        })
-        .strict(),
-      outputSchema: exportOutputShape,
+      inputSchema: exportInput,
+      outputSchema: exportOutput,
       // Read-only as the product's contract asks of every tool: it changes nothing at the service
       // and only adds a new file to the export folder (never replacing one), so hosts need not
       // ask before it as they would before a destructive tool.

@@ -5,12 +5,13 @@
  * it answers tools/list. That output carries three things some clients refuse: a `$schema` key
  * (2020-12-only validators reject the draft-07 dialect outright), `propertyNames: {type:
  * "string"}` on every record, and `type: [..]` for a union of primitives (Gemini-backed hosts
- * reject both). This module rewrites the SDK's tools/list answer, in one place for every tool,
- * whoever registers it, into schemas that mean the same and compile under Ajv's 2020-12 and
- * draft-07 compilers in strict mode.
+ * reject both). This module answers tools/list in the SDK's place, in one place for every
+ * tool, whoever registers it, with schemas that mean the same and compile under Ajv's 2020-12
+ * and draft-07 compilers in strict mode.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type ListToolsResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -49,35 +50,85 @@ function isStringKeysOnly(value: Json): boolean {
   );
 }
 
-interface RequestHandlers {
-  _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<ListToolsResult>>;
+/** The SDK's record of a registered tool (McpServer keeps them in a private map). */
+interface RegisteredToolView {
+  title?: string;
+  description?: string;
+  inputSchema?: z.ZodType;
+  outputSchema?: z.ZodType;
+  annotations?: Tool['annotations'];
+  execution?: Tool['execution'];
+  _meta?: Tool['_meta'];
+  enabled: boolean;
+}
+
+interface SdkInternals {
+  _registeredTools: Record<string, RegisteredToolView>;
+}
+
+/** What the SDK lists for a tool registered without an input schema. */
+const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {} } as const;
+
+type Io = 'input' | 'output';
+
+/**
+ * Each zod schema's published JSON Schema, per process: the catalog's schemas are built once
+ * (catalog/schema.ts) and the report tools share one output schema, so every session's
+ * tools/list (one McpServer per HTTP session) after the first converts nothing, and the first
+ * converts each distinct schema once instead of once per tool (bench case 3).
+ */
+const published = new WeakMap<z.ZodType, Partial<Record<Io, Json>>>();
+
+function publishedSchema(schema: z.ZodType, io: Io): Json {
+  let entry = published.get(schema);
+  if (!entry) published.set(schema, (entry = {}));
+  // The SDK's own conversion for zod 4 schemas: draft-07, inputs or outputs of transforms.
+  entry[io] ??= deepFreeze(plainJsonSchema(z.toJSONSchema(schema, { target: 'draft-7', io }) as Json));
+  return entry[io];
+}
+
+/** Shared by every answer from now on, so nothing may change it in place. */
+function deepFreeze(value: Json): Json {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**
- * Wraps the SDK's own tools/list handler, so names, descriptions, annotations and `_meta`
- * stay exactly as the SDK lists them and only the schemas change. Call it after the tools
- * are registered (the SDK installs its handler with the first tool).
+ * Answers tools/list in place of the SDK's handler, with what that handler lists (name,
+ * title, description, the schemas, annotations, execution, `_meta`, from the SDK's own record
+ * of the registered tools, so enabling, disabling and updating a tool show) and the schemas
+ * plain (above) and converted once per schema. Call it after the tools are registered.
  */
 export function publishPlainSchemas(server: McpServer): void {
-  // The SDK keeps request handlers in a private map and offers no getter; the schema tests
-  // over tools/list fail at once if a later SDK moves it.
-  const sdkListTools = (server.server as unknown as RequestHandlers)._requestHandlers.get('tools/list');
-  if (!sdkListTools) throw new Error('publishPlainSchemas: register the tools first (no tools/list handler yet)');
-  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const listed = await sdkListTools(request, extra);
-    return {
-      ...listed,
-      tools: listed.tools.map((tool) => ({
-        ...tool,
-        inputSchema: plainJsonSchema(tool.inputSchema as Json) as ListToolsResult['tools'][number]['inputSchema'],
-        ...(tool.outputSchema
-          ? {
-              outputSchema: plainJsonSchema(
-                tool.outputSchema as Json,
-              ) as ListToolsResult['tools'][number]['outputSchema'],
-            }
-          : {}),
-      })),
-    };
-  });
+  // The SDK keeps registered tools in a private map and offers no getter; the tests compare
+  // this answer with the SDK's own conversion and fail at once if a later SDK moves it.
+  const tools = (server as unknown as SdkInternals)._registeredTools;
+  if (!tools || !Object.keys(tools).length)
+    throw new Error('publishPlainSchemas: register the tools first (no registered tools found)');
+  server.server.setRequestHandler(
+    ListToolsRequestSchema,
+    (): ListToolsResult => ({
+      tools: Object.entries(tools)
+        .filter(([, tool]) => tool.enabled)
+        .map(([name, tool]) => {
+          const listed: Tool = {
+            name,
+            title: tool.title,
+            description: tool.description,
+            inputSchema: (tool.inputSchema
+              ? publishedSchema(tool.inputSchema, 'input')
+              : EMPTY_OBJECT_SCHEMA) as Tool['inputSchema'],
+            annotations: tool.annotations,
+            execution: tool.execution,
+            _meta: tool._meta,
+          };
+          if (tool.outputSchema)
+            listed.outputSchema = publishedSchema(tool.outputSchema, 'output') as Tool['outputSchema'];
+          return listed;
+        }),
+    }),
+  );
 }

@@ -22,7 +22,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         title: def.title,
         description: def.description,
         inputSchema: inputSchema(def),
-        outputSchema: reportResultSchema.shape,
+        outputSchema: reportResultSchema,
         annotations: { title: def.title, ...READ_ONLY_ANNOTATIONS },
         _meta: RESULT_VIEW_TOOL_META,
       },

@@ -17,6 +17,17 @@ const continueControls = controlSchemas({
   rowLimit: `Rows to show; default ${DEFAULT_ROW_LIMIT}`,
 });
 
+// Built once per process: every session's server registers these same schemas (plain-schemas.ts).
+const queryInput = z.object(queryArgsShape).strict();
+const continueInput = z
+  .object({
+    resultId,
+    maxRecords: continueControls.maxRecords,
+    rowLimit: continueControls.rowLimit,
+    fields: continueControls.fields,
+  })
+  .strict();
+
 /**
  * query_report and continue_report: questions to a held result, and filling it in. Their
  * calls live in result-calls.ts, loaded with the first call (see report-tools.ts).
@@ -33,8 +44,8 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
         'Use it for every question about the records (counts per Account, sums of fares, who is where): it covers ' +
         'ALL fetched records, not just the rows shown. ' +
         'Fields are record field names; dot paths reach nested objects (Summary.RecordLocator).',
-      inputSchema: z.object(queryArgsShape).strict(),
-      outputSchema: queryResultSchema.shape,
+      inputSchema: queryInput,
+      outputSchema: queryResultSchema,
       annotations: { title: 'Query a report result', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
       _meta: RESULT_VIEW_TOOL_META,
     },
@@ -48,15 +59,8 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       description:
         'Fetch the records an incomplete result is missing (cap, time budget or failed pages), without refetching ' +
         'what it holds; updates the same resultId and answers like the report tool.',
-      inputSchema: z
-        .object({
-          resultId,
-          maxRecords: continueControls.maxRecords,
-          rowLimit: continueControls.rowLimit,
-          fields: continueControls.fields,
-        })
-        .strict(),
-      outputSchema: reportResultSchema.shape,
+      inputSchema: continueInput,
+      outputSchema: reportResultSchema,
       annotations: { title: 'Continue an incomplete report', ...READ_ONLY_ANNOTATIONS },
       _meta: RESULT_VIEW_TOOL_META,
     },

@@ -18,6 +18,17 @@ const sqlError = errorFor(
   'send one SELECT or WITH statement in SQLite syntax',
 );
 
+// Built once per process: every session's server registers this same schema (plain-schemas.ts).
+const sqlInput = z
+  .object({
+    sql: z
+      .string({ error: sqlError })
+      .min(1, { error: sqlError })
+      .max(MAX_SQL_CHARS, { error: sqlError })
+      .describe('One SELECT or WITH statement in SQLite syntax; quote odd names with "double quotes"'),
+  })
+  .strict();
+
 export function registerSqlTool(server: McpServer, rt: Runtime): void {
   server.registerTool(
     'sql_query',
@@ -28,16 +39,8 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
         "joins ACROSS reports. Each result is a table named by its answer's `table` (e.g. air_segments_by_date_1); " +
         "each list inside records is a child table <table>__<List_Path> whose _parent is the parent row's _row. " +
         'Columns keep field names, nested ones joined by _ (Summary_RecordLocator); dates ISO text, booleans 0/1.',
-      inputSchema: z
-        .object({
-          sql: z
-            .string({ error: sqlError })
-            .min(1, { error: sqlError })
-            .max(MAX_SQL_CHARS, { error: sqlError })
-            .describe('One SELECT or WITH statement in SQLite syntax; quote odd names with "double quotes"'),
-        })
-        .strict(),
-      outputSchema: sqlResultSchema.shape,
+      inputSchema: sqlInput,
+      outputSchema: sqlResultSchema,
       annotations: { title: 'SQL over held results', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
     },
     guard(

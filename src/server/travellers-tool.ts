@@ -11,12 +11,20 @@ import type { Runtime } from './runtime.js';
 
 const TITLE = 'Travellers at a place';
 
+// Built once per process: every session's server registers this same schema (plain-schemas.ts).
+const accepted = Object.keys(travellersAtShape);
+const travellersInput = z.strictObject(travellersAtShape, {
+  error: (iss) =>
+    iss.code === 'unrecognized_keys'
+      ? `unknown parameter ${iss.keys.map((k) => quote(k)).join(', ')}; accepted: ${accepted.join(', ')}`
+      : 'arguments: not an object; use {"place": "SIN", "from": "today", "to": "today+6"}',
+});
+
 /**
  * travellers_at, for duty of care (README, "Duty of care"). Its call lives in
  * travellers-call.ts, loaded with the first call (see report-tools.ts).
  */
 export function registerTravellersTool(server: McpServer, rt: Runtime): void {
-  const accepted = Object.keys(travellersAtShape);
   server.registerTool(
     'travellers_at',
     {
@@ -26,13 +34,8 @@ export function registerTravellersTool(server: McpServer, rt: Runtime): void {
         'arriving, in place, leaving or passing through, from when to when, booking, account, contact, and the ' +
         'flights it rests on; stays that cannot be decided are listed last with the reason. Reads routings and each ' +
         "booking's itinerary; holds the answer under a resultId for query_report.",
-      inputSchema: z.strictObject(travellersAtShape, {
-        error: (iss) =>
-          iss.code === 'unrecognized_keys'
-            ? `unknown parameter ${iss.keys.map((k) => quote(k)).join(', ')}; accepted: ${accepted.join(', ')}`
-            : 'arguments: not an object; use {"place": "SIN", "from": "today", "to": "today+6"}',
-      }),
-      outputSchema: reportResultSchema.shape,
+      inputSchema: travellersInput,
+      outputSchema: reportResultSchema,
       annotations: { title: TITLE, ...READ_ONLY_ANNOTATIONS },
       _meta: RESULT_VIEW_TOOL_META,
     },

@@ -3,8 +3,10 @@
  * no `$schema`, no `propertyNames`, no type arrays, and it compiles under Ajv's 2020-12
  * compiler and its draft-07 compiler, both strict. Checked over tools/list as a client sees it.
  */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../src/server/create-server.js';
 import { plainJsonSchema } from '../../src/server/plain-schemas.js';
 import { refusedKeywords, strictAjv2020, strictAjvDraft07 } from '../helpers/json-schema.js';
 import { type InProcess, startInProcess } from '../helpers/mcp.js';
@@ -23,6 +25,67 @@ function publishedSchemas(): { where: string; schema: object }[] {
     ...(t.outputSchema ? [{ where: `${t.name} outputSchema`, schema: t.outputSchema }] : []),
   ]);
 }
+
+type Listed = { tools: Tool[] };
+type ListHandler = (request: unknown, extra: unknown) => Listed | Promise<Listed>;
+/** A tool as McpServer records it: what registerTool was given. */
+type Registered = Record<
+  string,
+  Record<'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations' | '_meta', never>
+>;
+type Register = (name: string, config: object, handler: () => Promise<{ content: [] }>) => void;
+
+/** A server's tools/list answer, straight from its request handler (no client between). */
+async function listedBy(server: McpServer): Promise<Tool[]> {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, ListHandler> })._requestHandlers;
+  return (await (handlers.get('tools/list') as ListHandler)({ method: 'tools/list', params: {} }, {})).tools;
+}
+
+describe("tools/list, answered by plain-schemas.ts in the SDK's place", () => {
+  it("lists what the SDK's own handler lists for the same tools, with the schemas made plain", async () => {
+    const ours = createServer(h.rt);
+    const sdk = new McpServer({ name: 'sdk-reference', version: '1' });
+    const register = sdk.registerTool.bind(sdk) as Register;
+    for (const [name, tool] of Object.entries((ours as unknown as { _registeredTools: Registered })._registeredTools)) {
+      const { title, description, inputSchema, outputSchema, annotations, _meta } = tool;
+      register(name, { title, description, inputSchema, outputSchema, annotations, _meta }, async () => ({
+        content: [],
+      }));
+    }
+    const expected = (await listedBy(sdk)).map((t) => ({
+      ...t,
+      inputSchema: plainJsonSchema(t.inputSchema as never),
+      ...(t.outputSchema ? { outputSchema: plainJsonSchema(t.outputSchema as never) } : {}),
+    }));
+    expect(expected).toHaveLength(tools.length);
+    expect(JSON.parse(JSON.stringify(await listedBy(ours)))).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it('converts each schema once per process: a second server (an HTTP session) lists the same objects', async () => {
+    const [first, second] = [await listedBy(createServer(h.rt)), await listedBy(createServer(h.rt))];
+    expect(second.map((t) => t.name)).toEqual(first.map((t) => t.name));
+    for (const [i, t] of second.entries()) {
+      expect(t.inputSchema, t.name).toBe(first[i].inputSchema);
+      expect(t.outputSchema, t.name).toBe(first[i].outputSchema);
+    }
+    // The report tools share one output schema, converted once.
+    const reports = second.filter((t) => t.name === 'air_segments_by_date' || t.name === 'hotel_segments');
+    expect(reports[0].outputSchema).toBe(reports[1].outputSchema);
+    expect(Object.isFrozen(reports[0].outputSchema)).toBe(true);
+  });
+
+  it("shows a tool disabled or changed after registration, as the SDK's handler did", async () => {
+    const server = createServer(h.rt);
+    const registered = (
+      server as unknown as { _registeredTools: Record<string, { disable(): void; update(u: object): void }> }
+    )._registeredTools;
+    registered.sql_query.disable();
+    registered.query_report.update({ description: 'changed' });
+    const listed = await listedBy(server);
+    expect(listed.map((t) => t.name)).not.toContain('sql_query');
+    expect(listed.find((t) => t.name === 'query_report')?.description).toBe('changed');
+  });
+});
 
 describe('published tool schemas', () => {
   it('every tool publishes an input and an output schema', () => {
