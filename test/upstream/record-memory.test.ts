@@ -66,6 +66,19 @@ describe('the one walk of an accepted record', () => {
     expect(pass.record(JSON.parse(JSON.stringify(sent)))).toBe(id);
   });
 
+  it('fingerprints records whose fields change places from record to record as fingerprint() does', () => {
+    const pass = new RecordPass();
+    const sent = [
+      '{"A":"x","B":1}',
+      '{"B":1,"A":"x"}',
+      '{"A":"x","C":1}',
+      '{"A":"x","B":1,"C":[{"A":2}]}',
+      '{"A":"x"}',
+    ];
+    for (const text of [...sent, ...sent]) expect(pass.record(JSON.parse(text))).toBe(fingerprint(JSON.parse(text)));
+    expect(pass.record(JSON.parse(sent[0]))).not.toBe(pass.record(JSON.parse(sent[1])));
+  });
+
   it('shares a field whose values repeat, and stops looking up one whose first 1,000 values did not', () => {
     const pass = new RecordPass();
     // Id: 1,500 distinct values, the first 1,000 all new (then counted as they come, repeats
