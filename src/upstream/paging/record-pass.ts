@@ -20,6 +20,9 @@ const DATES_MAX = 65_536;
 /** Values of a field looked at before deciding whether its values repeat. */
 const FIELD_PROBE = 1000;
 
+/** Leading fields of a record with a sharing table each (see fieldText); the rest share one. */
+const FIELD_TABLES = 64;
+
 export class RecordPass {
   /** Date text as sent -> the value held for it. */
   private readonly dates = new Map<string, string | null>();
@@ -29,6 +32,8 @@ export class RecordPass {
   private readonly fieldCodes: number[] = [];
   private readonly fieldTries: number[] = [];
   private readonly fieldHits: number[] = [];
+  /** Per position of a record's first FIELD_TABLES fields: the table its text values are shared through. */
+  private readonly fieldTables: Map<string, string>[] = [];
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Date values that could not be decoded (kept as sent), and the first of them. */
@@ -75,14 +80,15 @@ export class RecordPass {
     mixChar(TAG.string);
     mixText(v);
     const tries = this.fieldTries[i];
+    const table = this.fieldTables[i];
     if (tries >= FIELD_PROBE) {
       if (this.fieldHits[i] * 16 < tries) {
         this.memory.string(v);
         return v;
       }
-      return this.memory.share(v);
+      return this.memory.share(v, table);
     }
-    const held = this.memory.share(v);
+    const held = this.memory.share(v, table);
     this.fieldTries[i] = tries + 1;
     if (this.memory.hit) this.fieldHits[i]++;
     return held;
@@ -94,6 +100,9 @@ export class RecordPass {
     this.fieldCodes[i] = keyCode(key);
     this.fieldTries[i] = 0;
     this.fieldHits[i] = 0;
+    // Kept when the field at this position changes: a table shares equal strings whatever
+    // field they came from. Bounded in number for a record of thousands of fields.
+    if (i < FIELD_TABLES) this.fieldTables[i] ??= this.memory.newTable();
   }
 
   private list(items: unknown[], depth: number): void {
