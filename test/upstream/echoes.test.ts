@@ -4,7 +4,12 @@ import { EchoRedactor } from '../../src/upstream/echoes.js';
 /** The forms a service may echo a secret in: raw, URL-encoded (either case of hex), JSON-escaped. */
 function echoed(secret: string): string[] {
   const encoded = encodeURIComponent(secret);
-  return [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), JSON.stringify(secret).slice(1, -1)];
+  return [
+    secret,
+    encoded,
+    encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    JSON.stringify(secret).slice(1, -1),
+  ];
 }
 
 describe('secrets echoed by the service', () => {
