@@ -21,12 +21,8 @@ const LOOK_BACK = 43 * 3;
 
 export class EchoRedactor {
   private readonly signatures = new Set<string>();
-  /** Each secret's forms, and the piece of it every form carries unchanged (see marker()). */
-  private readonly secrets: Array<{ forms: string[]; marker: string }>;
 
-  constructor(secrets: readonly string[]) {
-    this.secrets = secrets.map((s) => ({ forms: forms(s), marker: marker(s) }));
-  }
+  constructor(private readonly secrets: readonly string[]) {}
 
   remember(signature: string): void {
     if (this.signatures.size >= REMEMBERED) {
@@ -38,10 +34,7 @@ export class EchoRedactor {
 
   /** `text` without any remembered signature or secret, raw, URL-encoded or JSON-escaped. */
   redact(text: string): string {
-    let out = this.withoutSignatures(text);
-    // One scan of a page for its marker instead of one for each of the secret's four forms.
-    for (const { forms, marker } of this.secrets) if (marker === '' || out.includes(marker)) out = redact(out, forms);
-    return out;
+    return redact(this.withoutSignatures(text), this.secrets.flatMap(forms));
   }
 
   private withoutSignatures(text: string): string {
@@ -95,17 +88,6 @@ function forms(secret: string): string[] {
       JSON.stringify(secret).slice(1, -1),
     ]),
   ];
-}
-
-/**
- * The longest run of letters and digits in `secret` (at least 4 of them, else ''): URL
- * encoding and JSON escaping leave those characters as they are, so every form of the secret
- * contains the run, and a text without it holds no form.
- */
-function marker(secret: string): string {
-  let longest = '';
-  for (const run of secret.match(/[A-Za-z0-9]+/g) ?? []) if (run.length > longest.length) longest = run;
-  return longest.length >= 4 ? longest : '';
 }
 
 function lowerHex(encoded: string): string {
