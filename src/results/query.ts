@@ -25,11 +25,11 @@ import {
   type WhereClause,
 } from './query-schema.js';
 import {
-  decimalsOf,
   ExactSum,
   ID_LIKE,
   isEmpty,
   isIsoDate,
+  maxDecimals,
   parseQueryDate,
   roundTo,
   scalarText,
@@ -567,7 +567,7 @@ function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {
         if (n !== undefined) {
           s.sum.add(n);
           s.numeric++;
-          s.decimals = Math.max(s.decimals, decimalsOf(v));
+          s.decimals = maxDecimals(s.decimals, v);
         }
         break;
       }

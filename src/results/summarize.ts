@@ -7,12 +7,12 @@
 import { CURRENCY_NOT_STATED, type MoneyFields, moneyFields } from './amounts.js';
 import { compilePath } from './paths.js';
 import {
-  decimalsOf,
   ExactSum,
   isAmountField,
   isEmpty,
   isIdField,
   isIsoDate,
+  maxDecimals,
   roundTo,
   scalarText,
   toInstant,
@@ -256,7 +256,7 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
       const n = typeof k === 'number' ? k : Number(k);
       if (n < min) min = n;
       if (n > max) max = n;
-      if (!Number.isInteger(n)) decimals = Math.max(decimals, decimalsOf(k));
+      if (!Number.isInteger(n)) decimals = maxDecimals(decimals, k);
       for (let i = 0; i < count; i++) sum.add(n);
     }
     const out: FieldProfile = { kind: 'numeric', ...base, min, max };
@@ -369,7 +369,7 @@ function totalMoneyPerCurrency(
         byCurrency.set(currency, (acc = { sum: new ExactSum(), count: 0, decimals: 0, min: amount, max: amount }));
       acc.sum.add(amount);
       acc.count++;
-      acc.decimals = Math.max(acc.decimals, decimalsOf(v));
+      acc.decimals = maxDecimals(acc.decimals, v);
       if (amount < acc.min) acc.min = amount;
       if (amount > acc.max) acc.max = amount;
     }
@@ -405,7 +405,7 @@ function exactSum(records: readonly Rec[], get: (r: Rec) => unknown): number {
     const n = toNumber(v);
     if (n === undefined) continue;
     sum.add(n);
-    decimals = Math.max(decimals, decimalsOf(v));
+    decimals = maxDecimals(decimals, v);
   }
   return roundTo(sum.value, decimals);
 }

@@ -26,6 +26,20 @@ export function decimalsOf(value: unknown): number {
   return dot < 0 || /e/i.test(s) ? 0 : s.length - dot - 1;
 }
 
+/**
+ * The decimals of `value` or `decimals`, whichever is more: what a sum keeps as values come.
+ * A number is written out only when it has more: x has at most d decimals exactly when
+ * round(x * 10^d) / 10^d is x (the quotient, correctly rounded, is the number the text k/10^d
+ * reads as), and writing a number out costs far more than that test, once per value summed.
+ */
+export function maxDecimals(decimals: number, value: unknown): number {
+  if (typeof value === 'number' && decimals <= 15) {
+    const scale = 10 ** decimals;
+    if (Math.round(value * scale) / scale === value) return decimals;
+  }
+  return Math.max(decimals, decimalsOf(value));
+}
+
 export function roundTo(value: number, decimals: number): number {
   const d = Math.min(decimals, 10);
   const f = 10 ** d;

@@ -69,6 +69,9 @@ export class Compactor {
   /** Heap bytes counted so far. */
   bytes = 0;
   private readonly table = new Map<string, string>();
+  /** Every table sharing goes through (see newTable), and their entries together. */
+  private readonly tables: Map<string, string>[] = [this.table];
+  private entries = 0;
 
   /** `parsed`: the objects counted were made by JSON.parse (see objectBytes). */
   constructor(private readonly parsed = false) {}
@@ -76,20 +79,35 @@ export class Compactor {
   /** Whether the last share() found the string held already. */
   hit = false;
 
-  /** The held copy of `s`, counting its bytes when it is new. */
-  share(s: string): string {
+  /**
+   * A table of its own for values that come from one place (a record field): a lookup in a
+   * table of that field's few hundred values is cheaper than in one of every field's. Its
+   * entries count towards the one bound of all tables.
+   */
+  newTable(): Map<string, string> {
+    const table = new Map<string, string>();
+    this.tables.push(table);
+    return table;
+  }
+
+  /** The held copy of `s` (looked up in `table`, one of this Compactor's), counting its bytes when it is new. */
+  share(s: string, table = this.table): string {
     this.hit = false;
     if (s.length > SHARED_MAX_LENGTH) {
       this.bytes += stringBytes(s.length, isWide(s));
       return s;
     }
-    const held = this.table.get(s);
+    const held = table.get(s);
     if (held !== undefined) {
       this.hit = true;
       return held;
     }
-    if (this.table.size >= TABLE_MAX) this.table.clear();
-    this.table.set(s, s);
+    if (this.entries >= TABLE_MAX) {
+      for (const t of this.tables) t.clear();
+      this.entries = 0;
+    }
+    this.entries++;
+    table.set(s, s);
     this.bytes += stringBytes(s.length, isWide(s));
     return s;
   }

@@ -30,6 +30,25 @@ describe('heap bytes of held records', () => {
     const long = [0, 1].map(() => ({ Remark: 'y'.repeat(41) }));
     expect(compactRecords(long)).toBe(2 * 56 + 2 * 64); // over 40 characters: not shared
   });
+
+  it('shares within each table of its own, and empties every table when all of them hold 65,536 strings together', () => {
+    const c = new Compactor();
+    const field = c.newTable();
+    const [a, b] = JSON.parse('["ACME00","ACME00"]') as string[];
+    c.share(a, field);
+    c.share(b, field); // held once in the field's table
+    expect(c.hit).toBe(true);
+    c.share(b); // the shared table knows nothing of the field's: held (and counted) again
+    expect(c.bytes).toBe(2 * 24);
+    // 65,536 strings held by the two tables together: the next new one, in either, empties both.
+    for (let i = 0; i < 65_534; i++) c.share(`v${i}`); // 2 to 6 characters: 24 bytes each
+    c.share(b, field);
+    expect(c.hit).toBe(true);
+    c.share('x');
+    c.share(b, field); // the field's table emptied too: held and counted anew
+    expect(c.hit).toBe(false);
+    expect(c.bytes).toBe(2 * 24 + 65_534 * 24 + 24 + 24);
+  });
 });
 
 describe('the one walk of an accepted record', () => {
@@ -64,6 +83,19 @@ describe('the one walk of an accepted record', () => {
     bounded.In = JSON.stringify(bounded.In);
     expect(id).toBe(fingerprint(asSent));
     expect(pass.record(JSON.parse(JSON.stringify(sent)))).toBe(id);
+  });
+
+  it('fingerprints records whose fields change places from record to record as fingerprint() does', () => {
+    const pass = new RecordPass();
+    const sent = [
+      '{"A":"x","B":1}',
+      '{"B":1,"A":"x"}',
+      '{"A":"x","C":1}',
+      '{"A":"x","B":1,"C":[{"A":2}]}',
+      '{"A":"x"}',
+    ];
+    for (const text of [...sent, ...sent]) expect(pass.record(JSON.parse(text))).toBe(fingerprint(JSON.parse(text)));
+    expect(pass.record(JSON.parse(sent[0]))).not.toBe(pass.record(JSON.parse(sent[1])));
   });
 
   it('shares a field whose values repeat, and stops looking up one whose first 1,000 values did not', () => {

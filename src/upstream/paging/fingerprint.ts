@@ -62,7 +62,7 @@ export function mixNumber(n: number): void {
   }
 }
 
-export { char as mixChar, keyCode as mixKey, text as mixText };
+export { char as mixChar, keyCode, mixKey, text as mixText };
 
 function char(c: number): void {
   h1 = Math.imul(h1 ^ c, 0x01000193);
@@ -102,7 +102,12 @@ function text(s: string): void {
 const KEY_CODES = new Map<string, number>();
 const MAX_KEY_CODES = 10_000;
 
-function keyCode(key: string): void {
+function mixKey(key: string): void {
+  char(keyCode(key));
+}
+
+/** What mixKey(key) mixes in: for a caller that keeps it (per field position, record-pass.ts). */
+function keyCode(key: string): number {
   let code = KEY_CODES.get(key);
   if (code === undefined) {
     const [x, y] = [h1, h2];
@@ -113,7 +118,7 @@ function keyCode(key: string): void {
     [h1, h2] = [x, y];
     if (KEY_CODES.size < MAX_KEY_CODES) KEY_CODES.set(key, code);
   }
-  char(code);
+  return code;
 }
 
 function mix(v: unknown): void {
@@ -141,7 +146,7 @@ function mix(v: unknown): void {
         char(TAG.object);
         const o = v as Record<string, unknown>;
         for (const key in o) {
-          keyCode(key);
+          mixKey(key);
           mix(o[key]);
         }
         char(TAG.objectEnd);

@@ -11,7 +11,7 @@
  */
 import { Compactor } from '../record-memory.js';
 import { decodeCached, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
-import { endFingerprint, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
+import { endFingerprint, keyCode, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
  *  emptied when full, after which a date seen again is decoded and held once more). */
@@ -20,14 +20,20 @@ const DATES_MAX = 65_536;
 /** Values of a field looked at before deciding whether its values repeat. */
 const FIELD_PROBE = 1000;
 
+/** Leading fields of a record with a sharing table each (see fieldText); the rest share one. */
+const FIELD_TABLES = 64;
+
 export class RecordPass {
   /** Date text as sent -> the value held for it. */
   private readonly dates = new Map<string, string | null>();
   /** Per position of a record's fields (records of a report share their layout): the key
-   *  there, values looked up and values found held (see fieldText). */
+   *  there, its fingerprint code, values looked up and values found held (see fieldText). */
   private readonly fieldKeys: string[] = [];
+  private readonly fieldCodes: number[] = [];
   private readonly fieldTries: number[] = [];
   private readonly fieldHits: number[] = [];
+  /** Per position of a record's first FIELD_TABLES fields: the table its text values are shared through. */
+  private readonly fieldTables: Map<string, string>[] = [];
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Date values that could not be decoded (kept as sent), and the first of them. */
@@ -47,11 +53,15 @@ export class RecordPass {
     mixChar(TAG.object);
     let fields = 0;
     for (const key in o) {
-      mixKey(key);
+      if (depth === 0) {
+        // A record's key at this position is nearly always the previous record's: no lookup.
+        if (this.fieldKeys[fields] !== key) this.newField(fields, key);
+        mixChar(this.fieldCodes[fields]);
+      } else mixKey(key);
       const v = o[key];
       const held =
         depth === 0 && typeof v === 'string' && !(v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date('))
-          ? this.fieldText(fields, key, v)
+          ? this.fieldText(fields, v)
           : this.value(v, depth);
       if (held !== v) o[key] = held;
       fields++;
@@ -66,26 +76,33 @@ export class RecordPass {
    * FIELD_PROBE values; one that found under 1 in 16 already held is then counted as it
    * is, so unique values neither cost a lookup nor push repeating ones out of the table.
    */
-  private fieldText(i: number, key: string, v: string): string {
+  private fieldText(i: number, v: string): string {
     mixChar(TAG.string);
     mixText(v);
-    if (this.fieldKeys[i] !== key) {
-      this.fieldKeys[i] = key;
-      this.fieldTries[i] = 0;
-      this.fieldHits[i] = 0;
-    }
     const tries = this.fieldTries[i];
+    const table = this.fieldTables[i];
     if (tries >= FIELD_PROBE) {
       if (this.fieldHits[i] * 16 < tries) {
         this.memory.string(v);
         return v;
       }
-      return this.memory.share(v);
+      return this.memory.share(v, table);
     }
-    const held = this.memory.share(v);
+    const held = this.memory.share(v, table);
     this.fieldTries[i] = tries + 1;
     if (this.memory.hit) this.fieldHits[i]++;
     return held;
+  }
+
+  /** A record whose field at position `i` is `key`, unlike the record before: probed anew. */
+  private newField(i: number, key: string): void {
+    this.fieldKeys[i] = key;
+    this.fieldCodes[i] = keyCode(key);
+    this.fieldTries[i] = 0;
+    this.fieldHits[i] = 0;
+    // Kept when the field at this position changes: a table shares equal strings whatever
+    // field they came from. Bounded in number for a record of thousands of fields.
+    if (i < FIELD_TABLES) this.fieldTables[i] ??= this.memory.newTable();
   }
 
   private list(items: unknown[], depth: number): void {
