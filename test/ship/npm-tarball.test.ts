@@ -40,11 +40,13 @@ afterAll(async () => {
 });
 
 describe('npm pack tarball', () => {
-  it('holds the built program and README, no sources or tests', () => {
+  it('holds the bundled server and README only: no sources, tests or tsc output', () => {
     expect(packedFiles).toContain('dist/server/index.mjs');
-    expect(packedFiles).toContain('dist/package.json');
     expect(packedFiles).toContain('README.md');
-    expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.endsWith('.ts'))).toEqual([]);
+    expect(
+      packedFiles.filter((f) => !f.startsWith('dist/server/') && f !== 'README.md' && f !== 'package.json'),
+    ).toEqual([]);
+    expect(packedFiles.filter((f) => f.endsWith('.ts'))).toEqual([]);
   });
 
   it('its bin answers --help on stdout and exits 0', async () => {
