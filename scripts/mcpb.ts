@@ -1,13 +1,13 @@
 /**
  * Building the MCP Bundle (.mcpb) for one-click desktop installs: the shipped server
- * (bundle-server.ts: index.mjs and its chunks, everything it imports inside) staged in
+ * (bundle-server.ts: index.mjs and its chunks, everything it imports inside) copied into
  * server/ beside manifest.json and the icon, nothing else, then validated and zipped by
  * mcpb, the bundle format's own tool.
  */
-import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { packExtension, validateManifest } from '@anthropic-ai/mcpb';
-import { bundleServer, SERVER_ENTRY } from './bundle-server.js';
+import { SERVER_DIR, SERVER_ENTRY } from './bundle-server.js';
 import { ROOT } from './root.js';
 
 export { ROOT };
@@ -23,7 +23,10 @@ export async function readManifest(dir = ROOT): Promise<Manifest> {
   return JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
-/** The staging folder: manifest.json, the icon and the bundled server, nothing else. */
+/**
+ * The staging folder: manifest.json, the icon and the bundled server as `npm run build` wrote
+ * it (dist/server, copied, not bundled a second time), nothing else.
+ */
 export async function stage(dir: string): Promise<Manifest> {
   const manifest = await readManifest();
   if (path.posix.basename(manifest.server.entry_point) !== SERVER_ENTRY)
@@ -34,7 +37,9 @@ export async function stage(dir: string): Promise<Manifest> {
   await mkdir(dir, { recursive: true });
   await copyFile(path.join(ROOT, 'manifest.json'), path.join(dir, 'manifest.json'));
   await copyFile(path.join(ROOT, manifest.icon), path.join(dir, manifest.icon));
-  await bundleServer(path.join(dir, path.posix.dirname(manifest.server.entry_point)));
+  if (!(await stat(path.join(SERVER_DIR, SERVER_ENTRY)).catch(() => undefined)))
+    throw new Error(`${path.join(SERVER_DIR, SERVER_ENTRY)} is missing: run npm run build first`);
+  await cp(SERVER_DIR, path.join(dir, path.posix.dirname(manifest.server.entry_point)), { recursive: true });
   return manifest;
 }
 

@@ -11,7 +11,14 @@
  * bookings' own segments in the segment reports.
  */
 import { DAY_MS, localDay, localMinutes, MINUTE_MS } from './days.js';
-import type { Account, AirSegment, Booking, Dataset, Traveller } from './model.js';
+import {
+  type Account,
+  type AirSegment,
+  type Booking,
+  type Dataset,
+  emptyBookingLists,
+  type Traveller,
+} from './model.js';
 import { Rng } from './random.js';
 import { airport, CARRIERS, distanceKm, EQUIPMENT_LONG, EQUIPMENT_SHORT } from './reference.js';
 
@@ -157,14 +164,7 @@ export function appendDutyOfCareBookings(ds: Dataset): Booking[] {
       consultant,
       lastActionConsultant: consultant,
       passengers: pickTravellers(rng, ds.travellers, account, scenario.passengers),
-      air: [],
-      cars: [],
-      hotels: [],
-      passives: [],
-      segments: [],
-      tickets: [],
-      customFields: [],
-      vendorLocators: [],
+      ...emptyBookingLists(),
       cancelled: false,
       destination: airport(DUTY_OF_CARE_PLACE),
       travelDay: null,

@@ -322,4 +322,21 @@ export interface DatasetOptions {
   dataNow: Date;
 }
 
+/** The lists of a new booking, filled in as its segments, tickets and fields are made. */
+export function emptyBookingLists(): Pick<
+  Booking,
+  'air' | 'cars' | 'hotels' | 'passives' | 'segments' | 'tickets' | 'customFields' | 'vendorLocators'
+> {
+  return {
+    air: [],
+    cars: [],
+    hotels: [],
+    passives: [],
+    segments: [],
+    tickets: [],
+    customFields: [],
+    vendorLocators: [],
+  };
+}
+
 export const DEFAULT_DATA_NOW = new Date('2026-11-15T00:00:00Z');

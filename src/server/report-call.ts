@@ -1,5 +1,5 @@
 /** What a report tool's call does: resolve the arguments, enforce the scope, fetch, present. */
-import { resolveInput } from '../catalog/resolve.js';
+import { type ResolveContext, resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { presentReport } from '../presentation/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
@@ -8,21 +8,27 @@ import { callSignal, type Runtime } from './runtime.js';
 import { enforceScope } from './scope.js';
 
 export async function callReport(rt: Runtime, def: TransactionDef, args: Record<string, unknown>, extra: ToolExtra) {
-  const { query, controls } = resolveInput(def, args, {
+  const { query, controls } = resolveInput(def, args, resolveContext(rt));
+  const { maxRecords, notes } = cappedMaxRecords(controls.maxRecords, rt.config.maxRecords);
+  const signal = callSignal(rt, extra.signal);
+  await enforceScope(rt, def, query, signal);
+  const stored = await runReport(rt, def, query, {
+    maxRecords,
+    signal,
+    onProgress: progressReporter(extra, def.tool),
+  });
+  return presentReport(stored, { rowLimit: controls.rowLimit, fields: controls.fields, extraNotes: notes });
+}
+
+/** What a call's arguments resolve against: this server's zone, clock, UserName and scope. */
+export function resolveContext(rt: Runtime): ResolveContext {
+  return {
     timeZone: rt.config.timeZone,
     now: rt.now(),
     defaultUserName: rt.config.userName,
     pinnedCompanyCodes: rt.config.owningCompanyCodes,
     fixedUserName: rt.fixedUserName,
-  });
-  const { maxRecords, notes } = cappedMaxRecords(controls.maxRecords, rt.config.maxRecords);
-  await enforceScope(rt, def, query, callSignal(rt, extra.signal));
-  const stored = await runReport(rt, def, query, {
-    maxRecords,
-    signal: callSignal(rt, extra.signal),
-    onProgress: progressReporter(extra, def.tool),
-  });
-  return presentReport(stored, { rowLimit: controls.rowLimit, fields: controls.fields, extraNotes: notes });
+  };
 }
 
 /** The records a call may fetch: what it asked, within REPORTS_MAX_RECORDS, saying so when capped (never silently). */

@@ -28,6 +28,7 @@ import {
   travellerRecords,
 } from '../results/travellers.js';
 import type { ToolExtra } from './progress.js';
+import { resolveContext } from './report-call.js';
 import { fetchRecords } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
 import { enforceScope } from './scope.js';
@@ -42,33 +43,22 @@ const COLUMNS = ['Traveller', 'Status', 'From', 'To', 'RecordLocator', 'Account'
 type Rec = Record<string, unknown>;
 
 export async function callTravellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra) {
-  // One signal for the call's many fetches (each listens to it): linked to the caller's.
-  const linked = new AbortController();
-  setMaxListeners(0, linked.signal);
-  const outer = callSignal(rt, extra.signal);
-  if (outer.aborted) throw cancelledError(outer);
-  const onAbort = () => linked.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await travellersAt(rt, args, extra, linked.signal);
-  } finally {
-    outer.removeEventListener('abort', onAbort);
-  }
+  // One signal of the call's own for its many fetches (each listens to it), so that raising
+  // its listener limit leaves the caller's and the process's signals as they are.
+  const signal = AbortSignal.any([callSignal(rt, extra.signal)]);
+  setMaxListeners(0, signal);
+  if (signal.aborted) throw cancelledError(signal);
+  return travellersAt(rt, args, extra, signal);
 }
 
 async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra, signal: AbortSignal) {
-  const input = resolveTravellersAt(args, { timeZone: rt.config.timeZone, now: rt.now() });
+  // One reading of the clock for the window and both routing queries.
+  const ctx = resolveContext(rt);
+  const input = resolveTravellersAt(args, ctx);
   const routing = transaction('passenger_locations_by_routing');
   const details = transaction('booking_details');
   const deadline = Date.now() + rt.config.callBudgetMs;
   const left = () => Math.max(1, deadline - Date.now());
-  const ctx = {
-    timeZone: rt.config.timeZone,
-    now: rt.now(),
-    defaultUserName: rt.config.userName,
-    pinnedCompanyCodes: rt.config.owningCompanyCodes,
-    fixedUserName: rt.fixedUserName,
-  };
   const arrivalsQuery = resolveInput(routing, input.arrivals, ctx).query;
   const departuresQuery = resolveInput(routing, input.departures, ctx).query;
   await enforceScope(rt, routing, arrivalsQuery, signal);

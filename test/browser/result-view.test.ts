@@ -113,8 +113,9 @@ async function pageInfo(text: string): Promise<void> {
   }
 }
 
-function screenshot(name: string): Promise<unknown> {
-  return page.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
+/** A full-page PNG of `of` (the shared host page unless another tab is named) in test/artifacts. */
+function screenshot(name: string, of: Page = page): Promise<unknown> {
+  return of.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
 
 /** A host page in a new tab that loads the view and hands it a tool's input and result. */
@@ -404,10 +405,7 @@ describe.skipIf(!CHROMIUM)('the result view of a grouped query_report answer', (
       await frame.waitForFunction(() =>
         /^Rows 1–20 of \d+$/.test(document.getElementById('page-info')?.textContent ?? ''),
       );
-      await opened.page.screenshot({
-        path: join(ARTIFACTS, 'result-view-query-groups.png') as `${string}.png`,
-        fullPage: true,
-      });
+      await screenshot('result-view-query-groups', opened.page);
     } finally {
       await opened.page.close();
     }
@@ -465,10 +463,7 @@ describe.skipIf(!CHROMIUM)('the result view of an incomplete air segments result
       expect(bars[bars.length - 1][0]).toBe(dayWords(DateEnd));
       expect(bars.reduce((n, b) => n + Number(b[1]), 0)).toBe(30);
       expect(await frame.$eval('#chart-note', (e) => e.textContent)).toBe(`${days.length} days.`);
-      await opened.page.screenshot({
-        path: join(ARTIFACTS, 'result-view-per-day.png') as `${string}.png`,
-        fullPage: true,
-      });
+      await screenshot('result-view-per-day', opened.page);
     } finally {
       await opened.page.close();
     }
@@ -550,10 +545,7 @@ describe.skipIf(!CHROMIUM)('the result view of a PNR: its segments as tables, no
       await frame.click('td button.open');
       expect(await frame.$eval('tr.detail', (tr) => (tr as HTMLElement).hidden)).toBe(false);
 
-      await opened.page.screenshot({
-        path: join(ARTIFACTS, 'result-view-pnr.png') as `${string}.png`,
-        fullPage: true,
-      });
+      await screenshot('result-view-pnr', opened.page);
       // The README's picture (docs/images/result-view.jpg is a copy of it): a nested record.
       await opened.page.setViewport({ width: 720, height: 1400 });
       await frame.waitForFunction(() => document.documentElement.clientWidth <= 720);
@@ -630,10 +622,7 @@ describe.skipIf(!CHROMIUM)(
         ).toEqual(booking.Itinerary.map((i) => [i.BoardPoint ?? '', i.OffPoint ?? '']));
         // The formatted itinerary, cut in its cell, is whole once the row is open.
         expect((await sub('ItineraryFormatted')).text).toBe(booking.ItineraryFormatted);
-        await opened.page.screenshot({
-          path: join(ARTIFACTS, 'result-view-booking.png') as `${string}.png`,
-          fullPage: true,
-        });
+        await screenshot('result-view-booking', opened.page);
       } finally {
         await opened.page.close();
       }
