@@ -3,6 +3,7 @@ import { cutText, describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import type { OwnedResults } from '../results/held-results.js';
+import { recordsIn } from '../upstream/paging/intervals.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
   return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
@@ -22,7 +23,7 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
           uri: resultUri(r.id),
           name: `${r.report} ${r.id}`,
           description:
-            `${r.held.reduce((n, h) => n + h.count, 0)} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, ` +
+            `${recordsIn(r.held)} records of ${r.report}${r.complete ? '' : ' (incomplete)'}, ` +
             `fetched ${new Date(r.createdAt).toISOString()}`,
           mimeType: 'application/json',
         })),

@@ -6,6 +6,7 @@ import type { ResultInfo } from '../results/held-results.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
+import { recordsIn } from '../upstream/paging/intervals.js';
 import type { Runtime } from './runtime.js';
 
 /** Most rows a statement returns (the rest are counted); all of them are readable as a resource. */
@@ -69,7 +70,7 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
     resultId: r.id,
     report: r.report,
     complete: r.complete,
-    fetchedRecords: r.held.reduce((sum, h) => sum + h.count, 0),
+    fetchedRecords: recordsIn(r.held),
     totalRecords: r.totalRecords,
   }));
   const notes: string[] = [...moneyNotes];

@@ -66,6 +66,11 @@ export function firstGapLength(held: readonly Interval[], total: number | null):
   return total !== null && total > start ? total - start : Infinity;
 }
 
+/** Records in `intervals` (held ones do not overlap). */
+export function recordsIn(intervals: readonly Interval[]): number {
+  return intervals.reduce((n, i) => n + i.count, 0);
+}
+
 /** Records of [0, total) that `held` covers. */
 export function coveredCount(held: readonly Interval[], total: number): number {
   return held.reduce((n, h) => n + Math.max(0, Math.min(h.offset + h.count, total) - Math.min(h.offset, total)), 0);

@@ -6,7 +6,7 @@
 import { quote, ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
 import { MAX_RECORD_DEPTH } from '../service-date.js';
-import type { FetchedPage, Interval } from './intervals.js';
+import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
 import { SeenRecords } from './seen-records.js';
 import type { FetchRequest } from './types.js';
@@ -239,7 +239,7 @@ export class PageWalk {
       byMessage.set(key, [...(byMessage.get(key) ?? []), f.interval]);
     }
     return [...byMessage].map(([message, intervals]) => {
-      const records = intervals.reduce((n, i) => n + i.count, 0);
+      const records = recordsIn(intervals);
       const first = Math.min(...intervals.map((i) => i.offset));
       const pages = `${intervals.length} page${intervals.length > 1 ? 's' : ''}`;
       return (
