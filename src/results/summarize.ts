@@ -4,6 +4,7 @@
  * as pages arrive (SummaryBuilder); kinds, min/max, sums and date ranges are then worked out
  * once per distinct value.
  */
+import type { FieldTally, ValueCounts } from '../upstream/paging/value-counts.js';
 import { CURRENCY_NOT_STATED, type MoneyFields, moneyFields } from './amounts.js';
 import { compilePath } from './paths.js';
 import {
@@ -121,7 +122,11 @@ export class SummaryBuilder {
   private readonly containers = new Set<string>();
   private recordCount = 0;
 
-  add(records: readonly Rec[]): void {
+  /**
+   * Adds a page. `counted`: its top-level scalar values are counted elsewhere (ValueCounts,
+   * merged in finish()), so only its lists and objects are profiled here.
+   */
+  add(records: readonly Rec[], counted = false): void {
     // Pass 1, row by row (for...in reads are fast): every field's values as a column, in
     // first-seen order; the fields of nested objects, one level deep, as dot-path columns.
     const columns = new Map<string, unknown[]>();
@@ -141,6 +146,10 @@ export class SummaryBuilder {
       let i = 0;
       for (const key in r) {
         const v = r[key];
+        if (counted && (v === null || typeof v !== 'object')) {
+          i++;
+          continue;
+        }
         if (isPlainObject(v)) {
           this.containers.add(key);
           column(key);
@@ -164,17 +173,34 @@ export class SummaryBuilder {
     this.recordCount += records.length;
   }
 
-  /** The summary of everything added; `records` (the same, in order) only for sums per currency. */
-  finish(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
+  /** A page with no list or object at the top level, its values all counted elsewhere. */
+  addCounted(records: number): void {
+    this.recordCount += records;
+  }
+
+  /**
+   * The summary of everything added; `records` are the same, in order (for sums per
+   * currency and, with `values`, for field order and text samples). `values`: the top-level
+   * values of the pages added as counted.
+   */
+  finish(records: readonly Rec[], options: SummarizeOptions = {}, values?: ValueCounts): Summary {
     const maxFields = options.maxFields ?? 40;
     const topN = options.topN ?? 5;
     const recordCount = this.recordCount;
     const fields: Record<string, FieldProfile> = {};
     const emptyFields: string[] = [];
     const otherFields: string[] = [];
+    const tallies = new Map<string, Tally>();
+    for (const [path, a] of this.accs)
+      tallies.set(path, { acc: a, keys: [...a.counts.keys()], ns: [...a.counts.values()] });
+    if (values) for (const f of values.fields) tallies.set(f.name, withCounted(tallies.get(f.name), values.tally(f)));
+    // Counted values arrive in page order, not record order: the order fields were first met
+    // in, and a text field's sample, are then read from the records.
+    const order = values ? firstSeen(records, tallies) : tallies.keys();
     let profiled = 0;
-    for (const [path, a] of this.accs) {
-      if (a.nonEmpty === 0) {
+    for (const path of order) {
+      const t = tallies.get(path) as Tally;
+      if (t.acc.nonEmpty === 0) {
         if (!this.containers.has(path)) emptyFields.push(path);
         continue;
       }
@@ -182,7 +208,8 @@ export class SummaryBuilder {
         otherFields.push(path);
         continue;
       }
-      fields[path] = profile(path, a, recordCount, topN);
+      const first = t.counted ? () => firstScalar(records, path) : () => t.keys[0];
+      fields[path] = profile(path, t, recordCount, topN, first);
       profiled++;
     }
     totalMoneyPerCurrency(records, fields, moneyFields(options.report ?? '', Object.keys(fields)));
@@ -190,6 +217,72 @@ export class SummaryBuilder {
     if (otherFields.length) summary.otherFields = capNames(otherFields);
     return summary;
   }
+}
+
+/** A field's values as profiled: its accumulator, and its distinct values with their counts. */
+interface Tally {
+  acc: Acc;
+  keys: unknown[];
+  ns: number[];
+  /** Some of its values were counted in page order (see SummaryBuilder.finish). */
+  counted?: true;
+}
+
+/** A field's counted values added to what the builder profiled of it (if anything). */
+function withCounted(t: Tally | undefined, counted: FieldTally): Tally {
+  const acc = t?.acc ?? new Acc();
+  for (let i = 0; i < counted.values.length; i++) {
+    const v = counted.values[i];
+    const n = counted.counts[i];
+    if (typeof v === 'string') {
+      acc.textChars += v.length * n;
+      acc.sawString = true;
+    } else if (typeof v === 'number') acc.sawNumber = true;
+    else acc.sawBoolean = true;
+    acc.nonEmpty += n;
+    acc.scalars += n;
+  }
+  if (t === undefined || t.keys.length === 0) return { acc, keys: counted.values, ns: counted.counts, counted: true };
+  for (let i = 0; i < counted.values.length; i++) {
+    const v = counted.values[i];
+    acc.counts.set(v, (acc.counts.get(v) ?? 0) + counted.counts[i]);
+  }
+  return { acc, keys: [...acc.counts.keys()], ns: [...acc.counts.values()], counted: true };
+}
+
+/**
+ * The fields of `records` in the order first met (a nested object's fields, as dot paths,
+ * after its own), as SummaryBuilder.add meets them; the scan stops once every one of
+ * `fields` has been met, on the first record when all records have the same fields.
+ */
+function firstSeen(records: readonly Rec[], fields: ReadonlyMap<string, unknown>): string[] {
+  const order: string[] = [];
+  const met = new Set<string>();
+  const meet = (path: string) => {
+    if (!met.has(path) && fields.has(path)) {
+      met.add(path);
+      order.push(path);
+    }
+  };
+  for (let i = 0; i < records.length && order.length < fields.size; i++) {
+    const r = records[i];
+    for (const key in r) {
+      meet(key);
+      const v = r[key];
+      if (isPlainObject(v)) for (const sub in v) meet(`${key}.${sub}`);
+    }
+  }
+  return order;
+}
+
+/** The first non-empty value a top-level field holds (not a list), as the builder keys it. */
+function firstScalar(records: readonly Rec[], key: string): unknown {
+  for (const r of records) {
+    const v = r[key];
+    if (v === undefined || v === null || v === '' || Array.isArray(v) || isPlainObject(v)) continue;
+    return v;
+  }
+  return undefined;
 }
 
 export function summarize(records: readonly Rec[], options: SummarizeOptions = {}): Summary {
@@ -228,20 +321,20 @@ function add(a: Acc, v: unknown): void {
   a.counts.set(v, (a.counts.get(v) ?? 0) + 1);
 }
 
-function profile(path: string, a: Acc, recordCount: number, topN: number): FieldProfile {
+function profile(path: string, t: Tally, recordCount: number, topN: number, first: () => unknown): FieldProfile {
+  const a = t.acc;
   const nulls = recordCount - a.nonEmpty;
   if (a.lists > 0 && a.scalars === 0) {
     return { kind: 'list', nulls, items: { min: a.itemsMin, max: a.itemsMax, total: a.itemsTotal } };
   }
   // 5 and '5' are one value; merge only when types are actually mixed.
   const mixed = [a.sawString || a.sawObject, a.sawNumber, a.sawBoolean].filter(Boolean).length > 1;
-  const counts = mixed ? mergeAsText(a.counts) : a.counts;
-  const keys = [...counts.keys()];
+  const { keys, ns } = mixed ? mergeAsText(t.keys, t.ns) : t;
   const distinct = keys.length;
   const base = { nulls, distinct };
 
   if (keys.every((k) => k === true || k === false || k === 'true' || k === 'false')) {
-    return { kind: 'boolean', ...base, top: topValues(counts, topN) };
+    return { kind: 'boolean', ...base, top: topValues(keys, ns, topN) };
   }
   if (!a.sawNumber && !a.sawBoolean && !a.sawObject && keys.every(isIsoDate)) {
     const [min, max] = dateRange(keys as string[]);
@@ -252,12 +345,13 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
     let max = -Infinity;
     const sum = new ExactSum();
     let decimals = 0;
-    for (const [k, count] of counts) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const n = typeof k === 'number' ? k : Number(k);
       if (n < min) min = n;
       if (n > max) max = n;
       if (!Number.isInteger(n)) decimals = maxDecimals(decimals, k);
-      for (let i = 0; i < count; i++) sum.add(n);
+      for (let c = 0; c < ns[i]; c++) sum.add(n);
     }
     const out: FieldProfile = { kind: 'numeric', ...base, min, max };
     if (isAmountField(path)) out.sum = roundTo(sum.value, decimals);
@@ -267,20 +361,27 @@ function profile(path: string, a: Acc, recordCount: number, topN: number): Field
   for (const k of keys) if (typeof k === 'string' && k.length > maxLen) maxLen = k.length;
   const avgLen = a.textChars / a.scalars;
   if (avgLen > 60 || (TEXT_NAME.test(path) && maxLen > 40)) {
-    return { kind: 'text', ...base, sample: truncate(String(keys[0]).replace(/\s+/g, ' '), SAMPLE_CHARS) };
+    return { kind: 'text', ...base, sample: truncate(String(first()).replace(/\s+/g, ' '), SAMPLE_CHARS) };
   }
   const out: FieldProfile = { kind: 'categorical', ...base };
   if (distinct === a.scalars && distinct > 1) out.unique = true;
-  else out.top = topValues(counts, topN);
+  else out.top = topValues(keys, ns, topN);
   return out;
 }
 
 /** Counts keyed by text, for a field that mixes types: 5 and '5' count as one. */
-function mergeAsText(counts: Map<unknown, number>): Map<unknown, number> {
-  const out = new Map<unknown, number>();
-  for (const [k, n] of counts) {
-    const text = String(k);
-    out.set(text, (out.get(text) ?? 0) + n);
+function mergeAsText(keys: readonly unknown[], ns: readonly number[]): { keys: unknown[]; ns: number[] } {
+  const at = new Map<string, number>();
+  const out = { keys: [] as unknown[], ns: [] as number[] };
+  for (let i = 0; i < keys.length; i++) {
+    const text = String(keys[i]);
+    const j = at.get(text);
+    if (j !== undefined) out.ns[j] += ns[i];
+    else {
+      at.set(text, out.keys.length);
+      out.keys.push(text);
+      out.ns.push(ns[i]);
+    }
   }
   return out;
 }
@@ -314,19 +415,20 @@ function dateRange(keys: string[]): [string, string] {
 }
 
 /** The n most frequent values, count desc, ties by value asc; one pass, no full sort. */
-function topValues(counts: Map<unknown, number>, n: number): TopValue[] {
+function topValues(keys: readonly unknown[], ns: readonly number[], n: number): TopValue[] {
   const top: TopValue[] = [];
-  for (const [raw, count] of counts) {
+  for (let i = 0; i < keys.length; i++) {
+    const count = ns[i];
     if (top.length === n && count < top[n - 1].count) continue;
-    const value = String(raw);
+    const value = String(keys[i]);
     if (top.length === n) {
       const last = top[n - 1];
       if (count < last.count || (count === last.count && value >= last.value)) continue;
       top.pop();
     }
-    let i = top.length;
-    while (i > 0 && (top[i - 1].count < count || (top[i - 1].count === count && top[i - 1].value > value))) i--;
-    top.splice(i, 0, { value, count });
+    let j = top.length;
+    while (j > 0 && (top[j - 1].count < count || (top[j - 1].count === count && top[j - 1].value > value))) j--;
+    top.splice(j, 0, { value, count });
   }
   return top.map((t) => ({ value: truncate(t.value, TOP_VALUE_CHARS), count: t.count }));
 }

@@ -14,6 +14,8 @@ export interface RunOptions {
   /** Time this fetch may take; default REPORTS_CALL_BUDGET_MS (a tool call making several
    *  fetches gives each what is left of its own budget). */
   budgetMs?: number;
+  /** Count the records' top-level values as they are walked (FetchRequest.countValues). */
+  countValues?: boolean;
 }
 
 /** What fetchRecords answers: the records (unmasked, within the pinned scope) and how complete. */
@@ -94,15 +96,19 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   // Whether every page's records are held as the fetch walked (and measured) them: not when
   // masking or the scope replaced or dropped some, which are then measured by the store.
   let asWalked = true;
-  const outcome = await fetchFor(rt, def, query, opts, undefined, (offset, page) => {
+  // The fetch counts every top-level value as it walks it, so the summary needs no walk of
+  // its own; masking replaces every record, so then the summary profiles the masked ones.
+  const countValues = !rt.config.redactPii;
+  const outcome = await fetchFor(rt, def, query, { ...opts, countValues }, undefined, (offset, page, counted) => {
     const kept = rt.redact.records(scope.keep(page));
     if (kept !== page) asWalked = false;
     learnt ??= rt.redact.learnt();
-    summary.page(offset, kept);
+    summary.page(offset, kept, kept === page ? counted : undefined);
     return kept;
   });
   // One list of every record, the pages' own lists released with the outcome.
   let records = outcome.pages.length === 1 ? outcome.pages[0].records : concatPages(outcome.pages);
+  let values = outcome.values;
   // A traveller named on a later page may be written in an earlier page's free text: when
   // names were learnt after the first page was masked, the free text is masked again and
   // the summary made over the final records.
@@ -111,13 +117,14 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     asWalked = false;
     summary = new PageSummary();
     summary.page(0, records);
+    values = undefined;
   }
   return {
     outcome,
     records,
     asWalked,
     notes: scope.notes(),
-    summary: summary.finish(records, { report: def.tool }),
+    summary: summary.finish(records, { report: def.tool }, values),
   };
 }
 
@@ -193,6 +200,7 @@ function fetchFor(
     budgetMs: opts.budgetMs ?? rt.config.callBudgetMs,
     signal: opts.signal,
     onProgress: opts.onProgress,
+    countValues: opts.countValues,
     held,
     onPage,
   });

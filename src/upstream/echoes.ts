@@ -6,6 +6,7 @@
  * answer before anything reads it.
  */
 import { redact } from '../errors.js';
+import { utf8 } from './body-text.js';
 
 /** Enough for every request in flight and their retries; signatures are 44 characters. */
 const REMEMBERED = 4096;
@@ -21,8 +22,12 @@ const LOOK_BACK = 43 * 3;
 
 export class EchoRedactor {
   private readonly signatures = new Set<string>();
+  /** Every form of every secret (see forms). */
+  private readonly secretForms: string[];
 
-  constructor(private readonly secrets: readonly string[]) {}
+  constructor(secrets: readonly string[]) {
+    this.secretForms = secrets.flatMap(forms);
+  }
 
   remember(signature: string): void {
     if (this.signatures.size >= REMEMBERED) {
@@ -34,7 +39,23 @@ export class EchoRedactor {
 
   /** `text` without any remembered signature or secret, raw, URL-encoded or JSON-escaped. */
   redact(text: string): string {
-    return redact(this.withoutSignatures(text), this.secrets.flatMap(forms));
+    return redact(this.withoutSignatures(text), this.secretForms);
+  }
+
+  /**
+   * A body's text, redacted as redact() does. The bytes are searched first (a byte search is
+   * several times faster than one over the text): a body holding no secret and nothing a
+   * signature could end with is decoded and that is all.
+   */
+  text(bytes: Buffer): string {
+    const text = utf8(bytes);
+    return this.mayHoldEcho(bytes) ? this.redact(text) : text;
+  }
+
+  private mayHoldEcho(bytes: Buffer): boolean {
+    if (this.signatures.size > 0 && TERMINATOR_BYTES.some((t) => bytes.includes(t))) return true;
+    // A secret of under 4 characters is never redacted (errors.ts, redact).
+    return this.secretForms.some((s) => s.length >= 4 && bytes.includes(s));
   }
 
   private withoutSignatures(text: string): string {
@@ -64,9 +85,12 @@ export class EchoRedactor {
   }
 }
 
-/** Three plain scans (memchr-fast) instead of the alternation regex over a body without any. */
+/** What TERMINATOR finds starts with one of these: plain scans instead of the alternation
+ *  regex over a body without any. */
+const TERMINATOR_BYTES = ['=', '%3', '\\u003'];
+
 function mayHoldTerminator(text: string): boolean {
-  return text.includes('=') || text.includes('%3') || text.includes('\\u003');
+  return TERMINATOR_BYTES.some((t) => text.includes(t));
 }
 
 function plain(found: string): string {

@@ -19,7 +19,7 @@ import type { FetchOutcome, FetchRequest } from './paging/types.js';
 import { PageWalk } from './paging/walk.js';
 
 export type { FetchedPage, Interval } from './paging/intervals.js';
-export type { FetchOutcome, FetchRequest } from './paging/types.js';
+export type { CountedPage, FetchOutcome, FetchRequest } from './paging/types.js';
 
 export async function fetchReport(client: UpstreamClient, req: FetchRequest): Promise<FetchOutcome> {
   const deadline = Date.now() + req.budgetMs;
@@ -93,5 +93,6 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
     notes,
     requests: walk.requests,
     heldBytes: walk.pass.memory.bytes,
+    ...(walk.pass.counting ? { values: walk.pass.values } : {}),
   };
 }

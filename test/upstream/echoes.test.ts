@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readBody, utf8 } from '../../src/upstream/body-text.js';
 import { EchoRedactor } from '../../src/upstream/echoes.js';
 
 /** The forms a service may echo a secret in: raw, URL-encoded (either case of hex), JSON-escaped. */
@@ -24,5 +25,42 @@ describe('secrets echoed by the service', () => {
       const clean = '{"Message":"nothing of it here: AbCdEf012 a+b"}';
       expect(echoes.redact(clean)).toBe(clean);
     });
+
+    it(`are redacted from a body's bytes as from its text, for a key like ${JSON.stringify(key)}`, () => {
+      const echoes = new EchoRedactor([key]);
+      const signature = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=';
+      echoes.remember(signature);
+      const bodies = [
+        ...echoed(key).map((form) => `{"Message":"key ${form} refused é"}`),
+        `{"Message":"signed ${signature.replace('=', '%3D')} seen"}`,
+        '{"Message":"a = b, and nothing secret"}',
+        '{"Message":"nothing of it here: AbCdEf012 a+b ü"}',
+      ];
+      for (const body of bodies) expect(echoes.text(Buffer.from(body))).toBe(echoes.redact(body));
+      expect(echoes.text(Buffer.from(bodies[0]))).toBe('{"Message":"key [redacted] refused é"}');
+      expect(echoes.text(Buffer.from(bodies.at(-3) as string))).toBe('{"Message":"signed [redacted] seen"}');
+    });
   }
+});
+
+describe('a response body read whole', () => {
+  async function* chunks(parts: Buffer[]) {
+    for (const p of parts) yield p;
+  }
+
+  it('joins its chunks, grows past the first buffer, and drops a leading byte order mark', async () => {
+    const big = 'x'.repeat(200_000);
+    const text = `{"A":"${big}","B":"ü€"}`;
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const parts = [
+      bytes.subarray(0, 2),
+      bytes.subarray(2, 70_000),
+      bytes.subarray(70_000, 70_001),
+      bytes.subarray(70_001),
+    ];
+    expect(await readBody(chunks(parts), utf8)).toBe(text);
+    // A reused buffer holds only the body read into it.
+    expect(await readBody(chunks([Buffer.from('{"C":1}')]), utf8)).toBe('{"C":1}');
+    expect(await readBody(chunks([]), utf8)).toBe('');
+  });
 });

@@ -98,12 +98,56 @@ describe('the one walk of an accepted record', () => {
     expect(pass.record(JSON.parse(sent[0]))).not.toBe(pass.record(JSON.parse(sent[1])));
   });
 
-  it('shares a field whose values repeat, and stops looking up one whose first 1,000 values did not', () => {
-    const pass = new RecordPass();
-    // Id: 1,500 distinct values, the first 1,000 all new (then counted as they come, repeats
-    // included); Cat: one value throughout (shared, counted once).
+  it('holds each distinct value of a field once and, when counting, counts every occurrence', () => {
+    const pass = new RecordPass(true);
+    // Id: 1,500 distinct values, each twice; Cat: one value throughout; Bad: an undecodable date.
     for (let i = 0; i < 3000; i++)
-      pass.record(JSON.parse(`{"Id":"id${String(i % 1500).padStart(4, '0')}","Cat":"AAA"}`));
-    expect(pass.memory.bytes).toBe(3000 * objectBytes(2, true) + 3000 * stringBytes(7, false) + stringBytes(3, false));
+      pass.record(JSON.parse(`{"Id":"id${String(i % 1500).padStart(4, '0')}","Cat":"AAA","Bad":"/Date(x)/"}`));
+    expect(pass.memory.bytes).toBe(
+      3000 * objectBytes(3, true) + 1500 * stringBytes(6, false) + stringBytes(3, false) + stringBytes(9, false),
+    );
+    const [id, cat, bad] = pass.values.fields.map((f) => pass.values.tally(f));
+    expect(id.values.slice(0, 3)).toEqual(['id0000', 'id0001', 'id0002']);
+    expect([id.values.length, new Set(id.counts)]).toEqual([1500, new Set([2])]);
+    expect(cat).toEqual({ values: ['AAA'], counts: [3000] });
+    expect(bad).toEqual({ values: ['/Date(x)/'], counts: [3000] });
+    // Every occurrence of a date kept as sent is noted, not only the first.
+    expect([pass.undecoded, pass.firstUndecoded]).toEqual([3000, '/Date(x)/']);
+  });
+
+  it('takes back the counts of a page whose records were replaced', () => {
+    const pass = new RecordPass(true);
+    const page = (texts: string[]) => {
+      pass.values.beginPage();
+      for (const t of texts) pass.record(JSON.parse(t));
+    };
+    page(['{"A":"x","B":1}', '{"A":"y","B":true}']);
+    page(['{"A":"x","B":1}', '{"A":"z","B":2,"C":[1]}']);
+    expect(pass.values.pageHasNested).toBe(true);
+    pass.values.uncountPage();
+    const [a, b] = pass.values.fields.map((f) => pass.values.tally(f));
+    expect(a).toEqual({ values: ['x', 'y'], counts: [1, 1] });
+    expect(b).toEqual({ values: [1, true], counts: [1, 1] });
+  });
+
+  it('merges two date texts of one instant into one value', () => {
+    const pass = new RecordPass(true);
+    for (const t of ['/Date(0)/', '/Date(0+0000)/', '/Date(0-0000)/', '1970-01-01T00:00:00.000Z', '/Date(1000)/'])
+      pass.record({ At: t });
+    expect(pass.values.tally(pass.values.fields[0])).toEqual({
+      values: ['1970-01-01T00:00:00.000Z', '1970-01-01T00:00:01.000Z'],
+      counts: [4, 1],
+    });
+  });
+
+  it('bounds the values it holds for sharing when not counting', () => {
+    const shared = new RecordPass();
+    const counting = new RecordPass(true);
+    for (const pass of [shared, counting]) for (let i = 0; i <= 65_536; i++) pass.record({ Id: `k${i}` });
+    const before = [shared.memory.bytes, counting.memory.bytes];
+    for (const pass of [shared, counting]) pass.record({ Id: 'k0' });
+    // Not counting, the table was emptied at 65,536 values: k0 is held (and measured) again.
+    expect(shared.memory.bytes - before[0]).toBe(objectBytes(1, true) + stringBytes(2, false));
+    expect(counting.memory.bytes - before[1]).toBe(objectBytes(1, true));
   });
 });

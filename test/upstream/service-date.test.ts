@@ -29,6 +29,12 @@ describe('/Date(...)/ decoding (docs/upstream.md, Dates)', () => {
     expect(MIN_VALUE_DATE).toBe('/Date(-62135596800000-0000)/');
   });
 
+  test('leading zeros and a negative zero are read as the number they write', () => {
+    expect(decodeServiceDate('/Date(0001459781734000-0500)/')).toBe('2016-04-04T09:55:34.000-05:00');
+    expect(decodeServiceDate('/Date(-0)/')).toBe('1970-01-01T00:00:00.000Z');
+    expect(decodeServiceDate('/Date(99999999999999999999)/')).toBeUndefined();
+  });
+
   test('negative milliseconds (before 1970)', () => {
     expect(decodeServiceDate('/Date(-86400000)/')).toBe('1969-12-31T00:00:00.000Z');
     expect(decodeServiceDate('/Date(-1)/')).toBe('1969-12-31T23:59:59.999Z');
@@ -48,6 +54,13 @@ describe('/Date(...)/ decoding (docs/upstream.md, Dates)', () => {
       '/Date(1459781734000-05)/',
       ' /Date(1459781734000)/',
       '/Date(1459781734000)/x',
+      '/Date()/',
+      '/Date(-)/',
+      '/Date(+12)/',
+      '/Date(12 )/',
+      '/Date(12+12)/',
+      '/Date(12+12a4)/',
+      '/Date(12+1234)',
       '2016-04-04',
       '',
       '14:55',

@@ -49,17 +49,19 @@ export const TAG = {
 const float = new Float64Array(1);
 const words = new Int32Array(float.buffer);
 
-/** A number: a 32-bit integer as itself, any other as its 64 bits (no text made for it). */
-export function mixNumber(n: number): void {
+/** A number: a 32-bit integer as itself, any other as its 64 bits (no text made for it).
+ *  Returns a 32-bit hash of the number alone (see text). */
+export function mixNumber(n: number): number {
   if ((n | 0) === n) {
     char(TAG.integer);
     char(n);
-  } else {
-    char(TAG.number);
-    float[0] = n;
-    char(words[0]);
-    char(words[1]);
+    return n;
   }
+  char(TAG.number);
+  float[0] = n;
+  char(words[0]);
+  char(words[1]);
+  return words[0] ^ words[1];
 }
 
 export { char as mixChar, keyCode, mixKey, text as mixText };
@@ -72,11 +74,13 @@ function char(c: number): void {
 
 /**
  * The hot loop: two UTF-16 units (16 bits each) per step as one 32-bit word, lossless and
- * half the steps; local state, written back once per string.
+ * half the steps; local state. The text is hashed on its own (two 32-bit lanes from fixed
+ * seeds) and the lanes mixed in, so the first lane doubles as a hash of the value alone:
+ * returned, for a caller that groups values by it (paging/value-counts.ts).
  */
-function text(s: string): void {
-  let x = h1;
-  let y = h2;
+function text(s: string): number {
+  let x = 0x811c9dc5;
+  let y = 0x3c6ef372;
   const even = s.length & ~1;
   for (let i = 0; i < even; i += 2) {
     const c = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
@@ -90,9 +94,18 @@ function text(s: string): void {
     y = Math.imul(y ^ c, 0x5bd1e995);
     y ^= y >>> 15;
   }
-  h1 = x;
-  h2 = y;
+  char(x);
+  char(y);
   char(s.length & 0xffff); // "ab"+"c" and "a"+"bc" differ
+  return x;
+}
+
+/** The hash text() returns for `s`, without mixing anything into a fingerprint. */
+export function textHash(s: string): number {
+  const [x, y] = [h1, h2];
+  const hash = text(s);
+  [h1, h2] = [x, y];
+  return hash;
 }
 
 /**
@@ -110,12 +123,7 @@ function mixKey(key: string): void {
 function keyCode(key: string): number {
   let code = KEY_CODES.get(key);
   if (code === undefined) {
-    const [x, y] = [h1, h2];
-    h1 = 0x811c9dc5;
-    h2 = 0;
-    text(key);
-    code = avalanche(h1);
-    [h1, h2] = [x, y];
+    code = avalanche(textHash(key) ^ Math.imul(key.length, 0x9e3779b1));
     if (KEY_CODES.size < MAX_KEY_CODES) KEY_CODES.set(key, code);
   }
   return code;

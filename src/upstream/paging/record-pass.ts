@@ -10,30 +10,40 @@
  * Four separate walks did the same before; each read every value of every record again.
  */
 import { Compactor } from '../record-memory.js';
-import { decodeCached, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
-import { endFingerprint, keyCode, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
+import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
+import {
+  endFingerprint,
+  keyCode,
+  mixChar,
+  mixKey,
+  mixNumber,
+  mixText,
+  startFingerprint,
+  TAG,
+  textHash,
+} from './fingerprint.js';
+import { type FieldValues, ValueCounts } from './value-counts.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
  *  emptied when full, after which a date seen again is decoded and held once more). */
 const DATES_MAX = 65_536;
 
-/** Values of a field looked at before deciding whether its values repeat. */
-const FIELD_PROBE = 1000;
-
-/** Leading fields of a record with a sharing table each (see fieldText); the rest share one. */
-const FIELD_TABLES = 64;
+/** Distinct top-level values held for sharing when they are not counted (see topValue):
+ *  the fields' tables are emptied when full, a bounded working set of a few MB. */
+const VALUES_MAX = 65_536;
 
 export class RecordPass {
-  /** Date text as sent -> the value held for it. */
+  /** Date text as sent -> the value held for it (values below the top level). */
   private readonly dates = new Map<string, string | null>();
   /** Per position of a record's fields (records of a report share their layout): the key
-   *  there, its fingerprint code, values looked up and values found held (see fieldText). */
+   *  there, its fingerprint code and the values of that field. */
   private readonly fieldKeys: string[] = [];
   private readonly fieldCodes: number[] = [];
-  private readonly fieldTries: number[] = [];
-  private readonly fieldHits: number[] = [];
-  /** Per position of a record's first FIELD_TABLES fields: the table its text values are shared through. */
-  private readonly fieldTables: Map<string, string>[] = [];
+  private readonly fieldValues: FieldValues[] = [];
+  /** Every top-level field's distinct values, and (when counting) how often each occurs. */
+  readonly values: ValueCounts;
+  /** Distinct top-level values held in `values` since it was last emptied (when not counting). */
+  private distinct = 0;
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Date values that could not be decoded (kept as sent), and the first of them. */
@@ -41,6 +51,11 @@ export class RecordPass {
   firstUndecoded: string | undefined;
   /** Values nested too deeply, kept as their JSON text. */
   tooDeep = 0;
+
+  /** `counting`: count every top-level value for the summary (see ValueCounts). */
+  constructor(readonly counting = false) {
+    this.values = new ValueCounts(counting);
+  }
 
   /** Walks one record in place; returns its fingerprint as sent. */
   record(r: Record<string, unknown>): number {
@@ -53,16 +68,20 @@ export class RecordPass {
     mixChar(TAG.object);
     let fields = 0;
     for (const key in o) {
+      const v = o[key];
+      let held: unknown;
       if (depth === 0) {
         // A record's key at this position is nearly always the previous record's: no lookup.
         if (this.fieldKeys[fields] !== key) this.newField(fields, key);
         mixChar(this.fieldCodes[fields]);
-      } else mixKey(key);
-      const v = o[key];
-      const held =
-        depth === 0 && typeof v === 'string' && !(v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date('))
-          ? this.fieldText(fields, v)
-          : this.value(v, depth);
+        if (v !== null && typeof v === 'object') {
+          this.values.pageHasNested = true;
+          held = this.value(v, depth);
+        } else held = this.topValue(this.fieldValues[fields], v);
+      } else {
+        mixKey(key);
+        held = this.value(v, depth);
+      }
       if (held !== v) o[key] = held;
       fields++;
     }
@@ -71,38 +90,90 @@ export class RecordPass {
   }
 
   /**
-   * A record's text field: shared with earlier records, unless this field's values have been
-   * seen not to repeat (an identifier, a remark). Each field is probed on its first
-   * FIELD_PROBE values; one that found under 1 in 16 already held is then counted as it
-   * is, so unique values neither cost a lookup nor push repeating ones out of the table.
+   * A record's scalar field: mixed into the fingerprint as sent, then one lookup among the
+   * field's values finds the copy held already (or the date decoded already) and counts it.
    */
-  private fieldText(i: number, v: string): string {
-    mixChar(TAG.string);
-    mixText(v);
-    const tries = this.fieldTries[i];
-    const table = this.fieldTables[i];
-    if (tries >= FIELD_PROBE) {
-      if (this.fieldHits[i] * 16 < tries) {
-        this.memory.string(v);
+  private topValue(f: FieldValues, v: unknown): unknown {
+    let hash: number;
+    switch (typeof v) {
+      case 'string':
+        mixChar(TAG.string);
+        hash = mixText(v);
+        if (v.length === 0) return v;
+        break;
+      case 'number':
+        hash = mixNumber(v);
+        this.memory.number(v);
+        break;
+      case 'boolean':
+        mixChar(v ? TAG.true : TAG.false);
+        hash = v ? 1 : 0;
+        break;
+      default:
+        mixChar(v === null ? TAG.null : TAG.undefined);
         return v;
-      }
-      return this.memory.share(v, table);
     }
-    const held = this.memory.share(v, table);
-    this.fieldTries[i] = tries + 1;
-    if (this.memory.hit) this.fieldHits[i]++;
+    if (f.column !== undefined) return this.columnValue(f, v, hash);
+    let code = f.codes.get(v);
+    if (code === undefined) {
+      if (!this.counting && ++this.distinct > VALUES_MAX) this.forgetValues();
+      code = typeof v === 'string' ? this.newText(f, v, hash) : f.add(v, v, hash);
+    } else if (f.undecodable?.has(code)) this.noteUndecoded(v as string);
+    if (this.counting) this.values.count(f, code);
+    return f.values[code];
+  }
+
+  /** A value of a field held as a column: held as it came (a date decoded), appended when counting. */
+  private columnValue(f: FieldValues, v: unknown, hash: number): unknown {
+    let held = v;
+    if (typeof v === 'string') {
+      if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
+        held = this.date(v);
+        if (held === null) return held;
+        if (held !== v) hash = textHash(held as string);
+      } else this.memory.string(v);
+    }
+    if (this.counting) f.append(held, hash);
     return held;
   }
 
-  /** A record whose field at position `i` is `key`, unlike the record before: probed anew. */
+  /** A text met for the first time in its field: its code, the value held for it (a date
+   *  decoded) and its bytes counted. */
+  private newText(f: FieldValues, v: string, hash: number): number {
+    if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
+      this.memory.string(v);
+      return f.add(v, v, hash);
+    }
+    const decoded = decodeServiceDate(v);
+    if (decoded === undefined) {
+      f.undecodable ??= new Set();
+      f.undecodable.add(f.values.length);
+      this.noteUndecoded(v);
+      this.memory.string(v);
+      return f.add(v, v, hash);
+    }
+    f.decodedDates = true;
+    if (decoded === null) return f.add(v, null, 0);
+    this.memory.string(decoded);
+    return f.add(v, decoded, textHash(decoded));
+  }
+
+  private noteUndecoded(sent: string): void {
+    this.undecoded++;
+    this.firstUndecoded ??= sent;
+  }
+
+  /** Empties the fields' tables (not counting: they only share): a repeat is then held, and counted, once more. */
+  private forgetValues(): void {
+    for (const f of this.values.fields) f.clear();
+    this.distinct = 1;
+  }
+
+  /** A record whose field at position `i` is `key`, unlike the record before. */
   private newField(i: number, key: string): void {
     this.fieldKeys[i] = key;
     this.fieldCodes[i] = keyCode(key);
-    this.fieldTries[i] = 0;
-    this.fieldHits[i] = 0;
-    // Kept when the field at this position changes: a table shares equal strings whatever
-    // field they came from. Bounded in number for a record of thousands of fields.
-    if (i < FIELD_TABLES) this.fieldTables[i] ??= this.memory.newTable();
+    this.fieldValues[i] = this.values.field(key);
   }
 
   private list(items: unknown[], depth: number): void {
@@ -163,8 +234,7 @@ export class RecordPass {
       // The process-wide memo first: the same days recur from report to report.
       const decoded = decodeCached(sent);
       if (decoded === undefined) {
-        this.undecoded++;
-        this.firstUndecoded ??= sent;
+        this.noteUndecoded(sent);
         return this.memory.share(sent);
       }
       if (decoded !== null) this.memory.string(decoded);

@@ -1,5 +1,12 @@
 import type { EnvelopeKind } from '../envelope.js';
 import type { FetchedPage, Interval } from './intervals.js';
+import type { ValueCounts } from './value-counts.js';
+
+/** A page's top-level values as counted in FetchOutcome.values (FetchRequest.countValues). */
+export interface CountedPage {
+  /** Whether a record of it holds a list or an object at its top level: not counted there. */
+  nested: boolean;
+}
 
 export interface FetchRequest {
   path: string;
@@ -16,10 +23,14 @@ export interface FetchRequest {
   /** For continue_report: what is already held, and the total it was held against. */
   held?: { intervals: Interval[]; totalRecords: number | null };
   onProgress?: (fetched: number, total: number) => void;
+  /** Count every top-level scalar value of the records walked (FetchOutcome.values), for a
+   *  summary made from the counts instead of from the records. */
+  countValues?: boolean;
   /** Called with each accepted page (dates decoded) as it arrives, while other pages are
    *  still in flight; returns the records to keep for it (e.g. masked), so per-record work
-   *  is done before the last page rather than after it. */
-  onPage?: (offset: number, records: Record<string, unknown>[]) => Record<string, unknown>[];
+   *  is done before the last page rather than after it. `counted` when countValues: the
+   *  page's values are in the counts, unless other records are returned for it. */
+  onPage?: (offset: number, records: Record<string, unknown>[], counted?: CountedPage) => Record<string, unknown>[];
 }
 
 export interface FetchOutcome {
@@ -36,4 +47,6 @@ export interface FetchOutcome {
    *  strings shared among them: the results budget's measure of them, unless a page's
    *  records were replaced afterwards (onPage returning other records). */
   heldBytes: number;
+  /** With countValues: every top-level value of the pages kept as walked, counted. */
+  values?: ValueCounts;
 }

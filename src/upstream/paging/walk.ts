@@ -43,8 +43,9 @@ export class PageWalk {
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
   private readonly shortPages: Array<{ interval: Interval; got: number; total: number | null }> = [];
-  /** The one walk of every accepted record: depth bound, identity, dates, heap bytes. */
-  readonly pass = new RecordPass();
+  /** The one walk of every accepted record: depth bound, identity, dates, heap bytes and,
+   *  when asked, every top-level value counted for the summary. */
+  readonly pass: RecordPass;
   /** Windows not requested because the records had run out before them. */
   private skipped = { pages: 0, records: 0 };
 
@@ -55,6 +56,7 @@ export class PageWalk {
     readonly signal: AbortSignal,
   ) {
     this.budget = req.maxRecords;
+    this.pass = new RecordPass(req.countValues === true);
   }
 
   /** How many requests the client sends at once (its process-wide limit). */
@@ -122,7 +124,11 @@ export class PageWalk {
       );
     }
     this.checkIdentity(interval.offset, kept);
-    const held = this.req.onPage ? this.req.onPage(interval.offset, kept) : kept;
+    const { pass } = this;
+    const counted = pass.counting ? { nested: pass.values.pageHasNested } : undefined;
+    const held = this.req.onPage ? this.req.onPage(interval.offset, kept, counted) : kept;
+    // Records replaced or dropped (masked, out of the pinned scope) are not the ones counted.
+    if (held !== kept && pass.counting) pass.values.uncountPage();
     // A page that keeps fewer records (out of the pinned scope) still covers its positions.
     this.pages.push({
       offset: interval.offset,
@@ -147,6 +153,7 @@ export class PageWalk {
   private checkIdentity(offset: number, records: Record<string, unknown>[]): void {
     let repeated = 0;
     let of: number | undefined;
+    this.pass.values.beginPage();
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
