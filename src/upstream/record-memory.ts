@@ -69,45 +69,20 @@ export class Compactor {
   /** Heap bytes counted so far. */
   bytes = 0;
   private readonly table = new Map<string, string>();
-  /** Every table sharing goes through (see newTable), and their entries together. */
-  private readonly tables: Map<string, string>[] = [this.table];
-  private entries = 0;
 
   /** `parsed`: the objects counted were made by JSON.parse (see objectBytes). */
   constructor(private readonly parsed = false) {}
 
-  /** Whether the last share() found the string held already. */
-  hit = false;
-
-  /**
-   * A table of its own for values that come from one place (a record field): a lookup in a
-   * table of that field's few hundred values is cheaper than in one of every field's. Its
-   * entries count towards the one bound of all tables.
-   */
-  newTable(): Map<string, string> {
-    const table = new Map<string, string>();
-    this.tables.push(table);
-    return table;
-  }
-
-  /** The held copy of `s` (looked up in `table`, one of this Compactor's), counting its bytes when it is new. */
-  share(s: string, table = this.table): string {
-    this.hit = false;
+  /** The held copy of `s`, counting its bytes when it is new. */
+  share(s: string): string {
     if (s.length > SHARED_MAX_LENGTH) {
       this.bytes += stringBytes(s.length, isWide(s));
       return s;
     }
-    const held = table.get(s);
-    if (held !== undefined) {
-      this.hit = true;
-      return held;
-    }
-    if (this.entries >= TABLE_MAX) {
-      for (const t of this.tables) t.clear();
-      this.entries = 0;
-    }
-    this.entries++;
-    table.set(s, s);
+    const held = this.table.get(s);
+    if (held !== undefined) return held;
+    if (this.table.size >= TABLE_MAX) this.table.clear();
+    this.table.set(s, s);
     this.bytes += stringBytes(s.length, isWide(s));
     return s;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/upstream/paging/fingerprint.js';
 import { RecordPass } from '../../src/upstream/paging/record-pass.js';
+import { FieldValues } from '../../src/upstream/paging/value-counts.js';
 import { Compactor, compactRecords, objectBytes, stringBytes } from '../../src/upstream/record-memory.js';
 
 describe('heap bytes of held records', () => {
@@ -31,23 +32,17 @@ describe('heap bytes of held records', () => {
     expect(compactRecords(long)).toBe(2 * 56 + 2 * 64); // over 40 characters: not shared
   });
 
-  it('shares within each table of its own, and empties every table when all of them hold 65,536 strings together', () => {
+  it('empties its table when it holds 65,536 strings: a string shared before is then held again', () => {
     const c = new Compactor();
-    const field = c.newTable();
     const [a, b] = JSON.parse('["ACME00","ACME00"]') as string[];
-    c.share(a, field);
-    c.share(b, field); // held once in the field's table
-    expect(c.hit).toBe(true);
-    c.share(b); // the shared table knows nothing of the field's: held (and counted) again
-    expect(c.bytes).toBe(2 * 24);
-    // 65,536 strings held by the two tables together: the next new one, in either, empties both.
-    for (let i = 0; i < 65_534; i++) c.share(`v${i}`); // 2 to 6 characters: 24 bytes each
-    c.share(b, field);
-    expect(c.hit).toBe(true);
-    c.share('x');
-    c.share(b, field); // the field's table emptied too: held and counted anew
-    expect(c.hit).toBe(false);
-    expect(c.bytes).toBe(2 * 24 + 65_534 * 24 + 24 + 24);
+    c.share(a);
+    expect(c.share(b)).toBe(a); // held once
+    expect(c.bytes).toBe(24);
+    for (let i = 0; i < 65_535; i++) c.share(`v${i}`); // 2 to 6 characters: 24 bytes each
+    expect(c.share(b)).toBe(a);
+    c.share('x'); // the 65,537th: the table is emptied first
+    expect(c.share(b)).toBe(b); // held and counted anew
+    expect(c.bytes).toBe(24 + 65_535 * 24 + 24 + 24);
   });
 });
 
@@ -149,5 +144,23 @@ describe('the one walk of an accepted record', () => {
     // Not counting, the table was emptied at 65,536 values: k0 is held (and measured) again.
     expect(shared.memory.bytes - before[0]).toBe(objectBytes(1, true) + stringBytes(2, false));
     expect(counting.memory.bytes - before[1]).toBe(objectBytes(1, true));
+  });
+});
+
+describe("a field's table of values", () => {
+  it('tells apart values that share a hash, and finds every value again after growing', () => {
+    const f = new FieldValues('F', 0);
+    const put = (v: unknown, hash: number) => {
+      const code = f.find(v, hash);
+      return code >= 0 ? code : f.add(v, v, hash);
+    };
+    // Three values under one hash, then enough others to grow the table several times.
+    expect(['a', 'b', 'c'].map((v) => put(v, 7))).toEqual([0, 1, 2]);
+    for (let i = 0; i < 5000; i++) expect(put(`v${i}`, i * 7919)).toBe(3 + i);
+    expect(
+      ['a', 'b', 'c', 'v0', 'v4999'].map((v) => f.find(v, v.length === 1 ? 7 : Number(v.slice(1)) * 7919)),
+    ).toEqual([0, 1, 2, 3, 5002]);
+    expect(f.find('d', 7)).toBe(-1);
+    expect(f.find(7, 7)).toBe(-1);
   });
 });

@@ -101,7 +101,7 @@ function text(s: string): number {
 }
 
 /** The hash text() returns for `s`, without mixing anything into a fingerprint. */
-export function textHash(s: string): number {
+function textHash(s: string): number {
   const [x, y] = [h1, h2];
   const hash = text(s);
   [h1, h2] = [x, y];

@@ -5,23 +5,15 @@
  * - takes its fingerprint as the service sent it (after the depth bound, before decoding),
  *   for the repeated-page check;
  * - decodes /Date(...)/ values in place;
- * - shares repeated short strings with earlier records and counts the heap bytes the record
- *   holds (record-memory.ts), for the results budget.
- * Four separate walks did the same before; each read every value of every record again.
+ * - shares repeated strings with earlier records and counts the heap bytes the record holds
+ *   (record-memory.ts), for the results budget;
+ * - counts every top-level value for the report's summary (value-counts.ts: one lookup per
+ *   value does the sharing, the date and the count).
+ * Separate walks did the same before; each read every value of every record again.
  */
 import { Compactor } from '../record-memory.js';
 import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
-import {
-  endFingerprint,
-  keyCode,
-  mixChar,
-  mixKey,
-  mixNumber,
-  mixText,
-  startFingerprint,
-  TAG,
-  textHash,
-} from './fingerprint.js';
+import { endFingerprint, keyCode, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
 import { type FieldValues, ValueCounts } from './value-counts.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
@@ -32,6 +24,13 @@ const DATES_MAX = 65_536;
  *  the fields' tables are emptied when full, a bounded working set of a few MB. */
 const VALUES_MAX = 65_536;
 
+/** Whether another date text can decode to the value `sent` does: a zero offset written out
+ *  (`+0000`, `-0000`, or none), a leading zero (`/Date(0)/`, `/Date(-0)/`, `/Date(01)/`). */
+function mayShareValue(sent: string): boolean {
+  const i = sent.charCodeAt(6) === 45 /* '-' */ ? 7 : 6;
+  return sent.charCodeAt(i) === 48 /* '0' */ || sent.endsWith('+0000)/') || sent.endsWith('-0000)/');
+}
+
 export class RecordPass {
   /** Date text as sent -> the value held for it (values below the top level). */
   private readonly dates = new Map<string, string | null>();
@@ -41,7 +40,7 @@ export class RecordPass {
   private readonly fieldCodes: number[] = [];
   private readonly fieldValues: FieldValues[] = [];
   /** Every top-level field's distinct values, and (when counting) how often each occurs. */
-  readonly values: ValueCounts;
+  readonly values = new ValueCounts();
   /** Distinct top-level values held in `values` since it was last emptied (when not counting). */
   private distinct = 0;
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
@@ -53,9 +52,7 @@ export class RecordPass {
   tooDeep = 0;
 
   /** `counting`: count every top-level value for the summary (see ValueCounts). */
-  constructor(readonly counting = false) {
-    this.values = new ValueCounts(counting);
-  }
+  constructor(readonly counting = false) {}
 
   /** Walks one record in place; returns its fingerprint as sent. */
   record(r: Record<string, unknown>): number {
@@ -113,28 +110,16 @@ export class RecordPass {
         mixChar(v === null ? TAG.null : TAG.undefined);
         return v;
     }
-    if (f.column !== undefined) return this.columnValue(f, v, hash);
-    let code = f.codes.get(v);
-    if (code === undefined) {
-      if (!this.counting && ++this.distinct > VALUES_MAX) this.forgetValues();
+    let code = f.find(v, hash);
+    if (code < 0) {
+      if (!this.counting && ++this.distinct > VALUES_MAX) {
+        this.forgetValues();
+        f.find(v, hash);
+      }
       code = typeof v === 'string' ? this.newText(f, v, hash) : f.add(v, v, hash);
     } else if (f.undecodable?.has(code)) this.noteUndecoded(v as string);
     if (this.counting) this.values.count(f, code);
     return f.values[code];
-  }
-
-  /** A value of a field held as a column: held as it came (a date decoded), appended when counting. */
-  private columnValue(f: FieldValues, v: unknown, hash: number): unknown {
-    let held = v;
-    if (typeof v === 'string') {
-      if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
-        held = this.date(v);
-        if (held === null) return held;
-        if (held !== v) hash = textHash(held as string);
-      } else this.memory.string(v);
-    }
-    if (this.counting) f.append(held, hash);
-    return held;
   }
 
   /** A text met for the first time in its field: its code, the value held for it (a date
@@ -142,6 +127,7 @@ export class RecordPass {
   private newText(f: FieldValues, v: string, hash: number): number {
     if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
       this.memory.string(v);
+      f.plainTexts = true;
       return f.add(v, v, hash);
     }
     const decoded = decodeServiceDate(v);
@@ -153,9 +139,9 @@ export class RecordPass {
       return f.add(v, v, hash);
     }
     f.decodedDates = true;
-    if (decoded === null) return f.add(v, null, 0);
-    this.memory.string(decoded);
-    return f.add(v, decoded, textHash(decoded));
+    if (mayShareValue(v)) f.mayRepeatValues = true;
+    if (decoded !== null) this.memory.string(decoded);
+    return f.add(v, decoded, hash);
   }
 
   private noteUndecoded(sent: string): void {

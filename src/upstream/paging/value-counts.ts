@@ -6,40 +6,37 @@
  * needs. Before, the same value went through a sharing table, a date memo and the summary's
  * own map: three to five lookups where one does.
  *
- * A field whose values hardly repeat (identifiers, amounts, free text) would make its table
- * as large as the result, and a lookup in a table that size misses the CPU's caches: about
- * 100-350 ns a value against 20-40 in a table of a few hundred. Past DICTIONARY_MAX distinct
- * values such a field becomes a column instead: each value is appended with its hash (the
- * fingerprint's, computed anyway), and the distinct values are counted once, when the
- * summary is made, by sorting the hashes (tally).
+ * The table is our own, keyed by the hash the fingerprint computes of every value anyway
+ * (fingerprint.ts): a V8 Map hashes each new string again and, for a field whose values
+ * hardly repeat (identifiers, amounts, free text), grows to the result's size, where a
+ * lookup missed the CPU's caches: the pass over bench records took 4.1 us/record with Maps
+ * and 2.4 with these tables (docs/architecture.md).
  */
 
-/** Distinct values a field's table holds before the field becomes a column. */
-export const DICTIONARY_MAX = 1024;
-
-/** Positions a column's sort key carries beside the 32-bit hash (2^53 / 2^32). */
-const POSITIONS = 2 ** 21;
-
-/** Values of one field: a table while they repeat, a column once they do not (see above). */
+/** Values of one field, each under a code: an open-addressing table keyed by the values'
+ *  hashes, with the values, their counts and their hashes in arrays indexed by code. */
 export class FieldValues {
-  /** The value as sent (a date as its /Date(...)/ text) -> its code. */
-  readonly codes = new Map<unknown, number>();
+  /** slot -> code + 1 (0: empty); a power of two, at least twice the codes. */
+  private slots = new Int32Array(32);
+  private shift = 32 - 5;
+  /** The value as sent, per code (a date as its /Date(...)/ text): what a lookup compares. */
+  private readonly keys: unknown[] = [];
   /** The value as held, per code: the decoded text of a date, null for DateTime.MinValue. */
   readonly values: unknown[] = [];
-  /** How often each code occurred, and the hash of its value (see fingerprint.ts). */
+  /** How often each code occurred, and the hash of the value as sent. */
   counts = new Int32Array(16);
-  hashes = new Int32Array(16);
-  /** Whether any value was decoded from a date: two texts may then hold one value
-   *  (`/Date(0)/` and `/Date(0+0000)/`), merged when the counts are read (see tally). Such
-   *  a field keeps its table: the table is what decodes each text once. */
+  private hashes = new Int32Array(16);
+  /** Whether a value was decoded from a date text that another text can decode to the same
+   *  value (`/Date(0)/` and `/Date(0+0000)/`), or the field holds dates and other texts (a
+   *  text may be written as a decoded date is): one value may then have two codes, which
+   *  tally() merges. */
+  mayRepeatValues = false;
   decodedDates = false;
+  plainTexts = false;
   /** Codes of date texts that could not be decoded (held as sent): each occurrence is noted. */
   undecodable: Set<number> | undefined;
-  /** Once a column: every value as held, in the order met, and its hash. */
-  column: unknown[] | undefined;
-  columnHashes = new Int32Array(0);
-  /** The column's length when the page being walked began (see ValueCounts.uncountPage). */
-  pageStart = 0;
+  /** Where the last find() that found nothing would put the value (see add). */
+  private free = 0;
 
   constructor(
     readonly name: string,
@@ -47,41 +44,50 @@ export class FieldValues {
     readonly index: number,
   ) {}
 
-  /** A value not met before: its code. */
+  /** The code of `sent`, whose hash is `hash`, or -1 when it is not held. */
+  find(sent: unknown, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let i = Math.imul(hash, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
+      const c = this.slots[i];
+      if (c === 0) {
+        this.free = i;
+        return -1;
+      }
+      if (this.hashes[c - 1] === hash && this.keys[c - 1] === sent) return c - 1;
+    }
+  }
+
+  /** A value that find() just did not find: its code. */
   add(sent: unknown, held: unknown, hash: number): number {
     const code = this.values.length;
-    this.codes.set(sent, code);
+    this.keys.push(sent);
     this.values.push(held);
     if (code === this.counts.length) {
       this.counts = grown(this.counts, code * 2);
       this.hashes = grown(this.hashes, code * 2);
     }
     this.hashes[code] = hash;
+    this.slots[this.free] = code + 1;
+    if (2 * (code + 1) > this.slots.length) this.rehash();
     return code;
   }
 
-  /** Appends one value to the column (a column field, counting). */
-  append(held: unknown, hash: number): void {
-    const column = this.column as unknown[];
-    const at = column.length;
-    if (at === this.columnHashes.length) this.columnHashes = grown(this.columnHashes, Math.max(1024, at * 2));
-    this.columnHashes[at] = hash;
-    column.push(held);
-  }
-
-  /** From table to column: the values counted so far, each as often as it occurred. */
-  toColumn(): void {
-    this.column = [];
-    for (let code = 0; code < this.values.length; code++)
-      for (let n = this.counts[code]; n > 0; n--) this.append(this.values[code], this.hashes[code]);
-    this.codes.clear();
-    this.values.length = 0;
-    this.counts = new Int32Array(0);
-    this.hashes = new Int32Array(0);
+  /** Twice the slots, every code put again by its hash. */
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    this.shift--;
+    const mask = this.slots.length - 1;
+    for (let code = 0; code < this.values.length; code++) {
+      let i = Math.imul(this.hashes[code], 0x9e3779b1) >>> this.shift;
+      while (this.slots[i] !== 0) i = (i + 1) & mask;
+      this.slots[i] = code + 1;
+    }
   }
 
   clear(): void {
-    this.codes.clear();
+    this.slots = new Int32Array(32);
+    this.shift = 32 - 5;
+    this.keys.length = 0;
     this.values.length = 0;
     this.counts = new Int32Array(16);
     this.hashes = new Int32Array(16);
@@ -116,12 +122,6 @@ export class ValueCounts {
    *  such values are not counted here (the summary profiles them itself). */
   pageHasNested = false;
 
-  constructor(
-    /** Whether values are counted (else the tables only share, and a field past
-     *  DICTIONARY_MAX is held as it comes). */
-    readonly counting: boolean,
-  ) {}
-
   field(name: string): FieldValues {
     let f = this.byName.get(name);
     if (f === undefined) {
@@ -132,20 +132,9 @@ export class ValueCounts {
     return f;
   }
 
-  /** Before a page's records are walked: fields grown past their table become columns. */
   beginPage(): void {
     this.logged = 0;
     this.pageHasNested = false;
-    for (const f of this.fields) {
-      if (f.column === undefined && f.values.length > DICTIONARY_MAX && !f.decodedDates) {
-        if (this.counting) f.toColumn();
-        else {
-          f.clear();
-          f.column = [];
-        }
-      }
-      if (f.column !== undefined) f.pageStart = f.column.length;
-    }
   }
 
   count(f: FieldValues, code: number): void {
@@ -163,15 +152,12 @@ export class ValueCounts {
   uncountPage(): void {
     for (let i = 0; i < this.logged; i += 2) this.fields[this.log[i]].counts[this.log[i + 1]]--;
     this.logged = 0;
-    for (const f of this.fields) if (f.column !== undefined) f.column.length = f.pageStart;
   }
 
   /** A field's values with a count, each held value once; empty ones (null, '') left out. */
   tally(f: FieldValues): FieldTally {
     const out: FieldTally = { values: [], counts: [] };
-    if (f.column !== undefined) tallyColumn(f.column, f.columnHashes, out);
-    // Only a field with decoded dates can hold one value under two codes.
-    const at = f.decodedDates ? new Map<unknown, number>() : undefined;
+    const at = f.decodedDates && (f.plainTexts || f.mayRepeatValues) ? new Map<unknown, number>() : undefined;
     for (let code = 0; code < f.values.length; code++) {
       const c = f.counts[code];
       const v = f.values[code];
@@ -186,51 +172,5 @@ export class ValueCounts {
       out.counts.push(c);
     }
     return out;
-  }
-}
-
-/**
- * A column's distinct values and counts: positions sorted by hash, so equal values sit
- * together; values that share a hash without being equal are told apart by comparing them.
- */
-function tallyColumn(column: readonly unknown[], hashes: Int32Array, out: FieldTally): void {
-  const n = column.length;
-  if (n >= POSITIONS) {
-    const at = new Map<unknown, number>();
-    for (const v of column) at.set(v, (at.get(v) ?? 0) + 1);
-    for (const [v, c] of at) {
-      out.values.push(v);
-      out.counts.push(c);
-    }
-    return;
-  }
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = (hashes[i] >>> 0) * POSITIONS + i;
-  keys.sort();
-  let i = 0;
-  while (i < n) {
-    const hash = Math.floor(keys[i] / POSITIONS);
-    let j = i + 1;
-    while (j < n && Math.floor(keys[j] / POSITIONS) === hash) j++;
-    if (j === i + 1) {
-      out.values.push(column[keys[i] % POSITIONS]);
-      out.counts.push(1);
-    } else groupEqual(column, keys, i, j, out);
-    i = j;
-  }
-}
-
-/** Positions keys[from..to) (one hash): each distinct value once, with how often it occurs. */
-function groupEqual(column: readonly unknown[], keys: Float64Array, from: number, to: number, out: FieldTally): void {
-  const first = out.values.length;
-  for (let k = from; k < to; k++) {
-    const v = column[keys[k] % POSITIONS];
-    let g = first;
-    while (g < out.values.length && out.values[g] !== v) g++;
-    if (g < out.values.length) out.counts[g]++;
-    else {
-      out.values.push(v);
-      out.counts.push(1);
-    }
   }
 }
