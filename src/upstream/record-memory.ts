@@ -135,8 +135,8 @@ export class Compactor {
       fields++;
       const v = r[key];
       if (typeof v === 'string') {
-        const held = this.share(v);
-        if (held !== v) r[key] = held;
+        // Written back even when equal: `!==` compares a string's characters, not its copy.
+        r[key] = this.share(v);
       } else if (typeof v === 'number') this.number(v);
       else if (v !== null && typeof v === 'object') this.value(v);
     }

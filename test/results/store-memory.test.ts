@@ -9,6 +9,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect, it } from 'vitest';
 import { type NewResult, ResultStore } from '../../src/results/store.js';
+import { RecordPass } from '../../src/upstream/paging/record-pass.js';
+import { listBytes } from '../../src/upstream/record-memory.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -76,4 +78,48 @@ it('keeps the memory of held results within REPORTS_RESULTS_MAX_MB, evicting the
   const held = ids.slice(REPORTS - store.size);
   for (const id of held) expect(store.get(id).records[19_999].F19).toBe(`${ids.indexOf(id)}1999919`);
   expect(() => store.get(ids[0])).toThrow(/No result/);
+});
+
+it('measures records as the fetch walked them as the heap they occupy, repeated texts shared for real', () => {
+  // Parsed pages as the service sends them: texts of every length repeating across records
+  // (names, remarks, days), identifiers and amounts that do not.
+  const names = Array.from({ length: 300 }, (_, i) => `TRAVELLER${i}/FIRSTNAME NUMBER ${i}`);
+  const remarks = Array.from(
+    { length: 200 },
+    (_, i) => `remark ${i}: ${'please confirm the aisle seat '.repeat(1 + (i % 4))}`,
+  );
+  const pages = Array.from({ length: 20 }, (_, p) =>
+    JSON.stringify(
+      Array.from({ length: 1000 }, (_, j) => {
+        const i = p * 1000 + j;
+        return {
+          Id: `ID-${String(i).padStart(12, '0')}`,
+          Name: names[(i * 7) % names.length],
+          Remarks: remarks[(i * 13) % remarks.length],
+          Day: `/Date(${1_767_225_600_000 + (i % 400) * 86_400_000})/`,
+          Nested: { Name: names[(i * 11) % names.length], Fare: 100 + i / 100 },
+        };
+      }),
+    ),
+  );
+  gc();
+  const start = heap();
+  const pass = new RecordPass(true);
+  const held: unknown[][] = [];
+  for (const page of pages) {
+    const records = JSON.parse(page) as Record<string, unknown>[];
+    pass.values.beginPage();
+    for (const r of records) pass.record(r);
+    held.push(records);
+  }
+  const counts = pass.values;
+  gc();
+  const grown = heap() - start;
+  const measured = pass.memory.bytes + held.length * listBytes(1000);
+  console.error(`walked: measured ${(measured / MB).toFixed(2)} MB, heap grew ${(grown / MB).toFixed(2)} MB`);
+  // The fields' tables are still reachable (counts): their share of the growth is allowed for.
+  expect(counts.fields.length).toBe(5);
+  expect(measured / grown).toBeGreaterThan(0.8);
+  expect(measured / grown).toBeLessThan(1.1);
+  expect(held.length).toBe(20);
 });

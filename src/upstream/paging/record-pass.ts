@@ -79,7 +79,9 @@ export class RecordPass {
         mixKey(key);
         held = this.value(v, depth);
       }
-      if (held !== v) o[key] = held;
+      // Strings are written back whatever the comparison says: `!==` compares their
+      // characters, so a copy equal to the held string would stay in place, unshared.
+      if (held !== v || typeof held === 'string') o[key] = held;
       fields++;
     }
     mixChar(TAG.objectEnd);
@@ -167,7 +169,7 @@ export class RecordPass {
     for (let i = 0; i < items.length; i++) {
       const v = items[i];
       const held = this.value(v, depth);
-      if (held !== v) items[i] = held;
+      if (held !== v || typeof held === 'string') items[i] = held;
     }
     mixChar(TAG.listEnd);
     this.memory.list(items.length);
