@@ -21,7 +21,7 @@ export function decodeServiceDate(value: string): string | null | undefined {
   if (negative) i++;
   const digitsFrom = i;
   let ms = 0;
-  for (let c = value.charCodeAt(i); c >= 48 && c <= 57; c = value.charCodeAt(++i)) ms = ms * 10 + (c - 48);
+  for (let c = value.charCodeAt(i); isDigit(c); c = value.charCodeAt(++i)) ms = ms * 10 + (c - 48);
   if (i === digitsFrom) return undefined;
   if (negative) ms = -ms;
   let offset = '';

@@ -73,12 +73,26 @@ function char(c: number): void {
 }
 
 /**
- * The hot loop: two UTF-16 units (16 bits each) per step as one 32-bit word, lossless and
- * half the steps; local state. The text is hashed on its own (two 32-bit lanes from fixed
- * seeds) and the lanes mixed in, so the first lane doubles as a hash of the value alone:
- * returned, for a caller that groups values by it (paging/value-counts.ts).
+ * A text mixed in as the hash of it alone (see lanes): the first lane doubles as a hash of
+ * the value, returned for a caller that keys values by it (paging/value-counts.ts).
  */
 function text(s: string): number {
+  const x = lanes(s);
+  char(x);
+  char(laneY);
+  char(s.length & 0xffff); // "ab"+"c" and "a"+"bc" differ
+  return x;
+}
+
+/** The second lane of the last lanes() call. */
+let laneY = 0;
+
+/**
+ * The hot loop: a text hashed on its own in two 32-bit lanes from fixed seeds, two UTF-16
+ * units (16 bits each) per step as one 32-bit word, lossless and half the steps. Returns
+ * the first lane; the second is left in laneY.
+ */
+function lanes(s: string): number {
   let x = 0x811c9dc5;
   let y = 0x3c6ef372;
   const even = s.length & ~1;
@@ -94,18 +108,8 @@ function text(s: string): number {
     y = Math.imul(y ^ c, 0x5bd1e995);
     y ^= y >>> 15;
   }
-  char(x);
-  char(y);
-  char(s.length & 0xffff); // "ab"+"c" and "a"+"bc" differ
+  laneY = y;
   return x;
-}
-
-/** The hash text() returns for `s`, without mixing anything into a fingerprint. */
-function textHash(s: string): number {
-  const [x, y] = [h1, h2];
-  const hash = text(s);
-  [h1, h2] = [x, y];
-  return hash;
 }
 
 /**
@@ -123,7 +127,7 @@ function mixKey(key: string): void {
 function keyCode(key: string): number {
   let code = KEY_CODES.get(key);
   if (code === undefined) {
-    code = avalanche(textHash(key) ^ Math.imul(key.length, 0x9e3779b1));
+    code = avalanche(lanes(key) ^ Math.imul(key.length, 0x9e3779b1));
     if (KEY_CODES.size < MAX_KEY_CODES) KEY_CODES.set(key, code);
   }
   return code;

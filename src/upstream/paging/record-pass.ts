@@ -141,7 +141,7 @@ export class RecordPass {
       return f.add(v, v, hash);
     }
     f.decodedDates = true;
-    if (mayShareValue(v)) f.mayRepeatValues = true;
+    if (mayShareValue(v)) f.sharedDateForms = true;
     if (decoded !== null) this.memory.string(decoded);
     return f.add(v, decoded, hash);
   }

@@ -26,12 +26,12 @@ export class FieldValues {
   /** How often each code occurred, and the hash of the value as sent. */
   counts = new Int32Array(16);
   private hashes = new Int32Array(16);
-  /** Whether a value was decoded from a date text that another text can decode to the same
-   *  value (`/Date(0)/` and `/Date(0+0000)/`), or the field holds dates and other texts (a
-   *  text may be written as a decoded date is): one value may then have two codes, which
-   *  tally() merges. */
-  mayRepeatValues = false;
+  /** What can give one value two codes, which tally() then merges: a field holding decoded
+   *  dates and either a date text that another text decodes alike (`/Date(0)/` and
+   *  `/Date(0+0000)/`, see mayShareValue in record-pass.ts) or plain texts (one may be written
+   *  as a decoded date is). */
   decodedDates = false;
+  sharedDateForms = false;
   plainTexts = false;
   /** Codes of date texts that could not be decoded (held as sent): each occurrence is noted. */
   undecodable: Set<number> | undefined;
@@ -139,11 +139,7 @@ export class ValueCounts {
 
   count(f: FieldValues, code: number): void {
     f.counts[code]++;
-    if (this.logged + 2 > this.log.length) {
-      const grownLog = new Int32Array(this.log.length * 2);
-      grownLog.set(this.log);
-      this.log = grownLog;
-    }
+    if (this.logged + 2 > this.log.length) this.log = grown(this.log, this.log.length * 2);
     this.log[this.logged++] = f.index;
     this.log[this.logged++] = code;
   }
@@ -157,7 +153,7 @@ export class ValueCounts {
   /** A field's values with a count, each held value once; empty ones (null, '') left out. */
   tally(f: FieldValues): FieldTally {
     const out: FieldTally = { values: [], counts: [] };
-    const at = f.decodedDates && (f.plainTexts || f.mayRepeatValues) ? new Map<unknown, number>() : undefined;
+    const at = f.decodedDates && (f.plainTexts || f.sharedDateForms) ? new Map<unknown, number>() : undefined;
     for (let code = 0; code < f.values.length; code++) {
       const c = f.counts[code];
       const v = f.values[code];
