@@ -23,6 +23,9 @@ const LIST_HEADER = 32 + 16;
 const SLOT = 8;
 const STRING_HEADER = 16;
 const HEAP_NUMBER = 16;
+/** JSON.parse (V8) interns the texts of up to this many characters it makes: every copy of
+ *  such a text in any page is one string already (test/upstream/record-memory.test.ts). */
+export const INTERNED_MAX = 10;
 /** Strings up to this length are shared through the table: longer ones rarely repeat. */
 const SHARED_MAX_LENGTH = 40;
 /** Distinct strings remembered; the table is emptied when full (a bounded working set of

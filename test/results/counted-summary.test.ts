@@ -13,8 +13,10 @@ import { generateCoupons, rng } from './fixtures.js';
 
 type Rec = Record<string, unknown>;
 
+const stamp = (i: number) => Date.UTC(2026, 0, 1) + (i % 2_500) * 60_000;
+
 /** Coupons with what makes a summary depend on more than counts: see each field's comment. */
-function sentRecords(n: number): Rec[] {
+function sentRecords(n: number, instants = false): Rec[] {
   const r = rng(11);
   return generateCoupons(n).map((c, i) => {
     const ms = Date.UTC(2026, 0, 1) + Math.floor(r() * 400) * 86_400_000;
@@ -23,6 +25,15 @@ function sentRecords(n: number): Rec[] {
       // Dates as the service writes them, one instant in two forms (merged into one value).
       Issued: i % 3 === 0 ? `/Date(${ms})/` : encodeServiceDate(ms, 0),
       Zoned: encodeServiceDate(ms + i * 1000, 330),
+      ...(instants
+        ? {
+            // An instant per record until 2,500, then again in another form: past DEFER_MIN
+            // distinct values the field is counted at the end of the fetch, forms merged.
+            Stamp: i % 3 === 0 ? `/Date(${stamp(i)})/` : encodeServiceDate(stamp(i), 0),
+            // The same instants in one form: met before and after the field is deferred.
+            Clock: encodeServiceDate(stamp(i), 330),
+          }
+        : {}),
       Never: '/Date(-62135596800000-0000)/',
       Broken: i % 7 === 0 ? '/Date(oops)/' : '',
       // Numbers and numeric text in one field (5 and '5' are one value).
@@ -57,7 +68,7 @@ function summariseAsFetched(sent: Rec[], pageSize: number, c: Case) {
   for (const k of c.order) {
     if (c.missing?.includes(k)) continue;
     const page = JSON.parse(JSON.stringify(sent.slice(k * pageSize, (k + 1) * pageSize))) as Rec[];
-    pass.values.beginPage();
+    pass.beginPage();
     for (const r of page) pass.record(r);
     const counted = { nested: pass.values.pageHasNested };
     let kept = page;
@@ -68,7 +79,7 @@ function summariseAsFetched(sent: Rec[], pageSize: number, c: Case) {
     held.set(k, kept);
   }
   const records = [...held.keys()].sort((a, b) => a - b).flatMap((k) => held.get(k) as Rec[]);
-  return { got: summary.finish(records, { report: 'tickets_issued_by_number' }, pass.values), records };
+  return { got: summary.finish(records, { report: 'tickets_issued_by_number' }, pass.values), records, pass };
 }
 
 describe('the summary from counted values', () => {
@@ -88,6 +99,24 @@ describe('the summary from counted values', () => {
       const { got, records } = summariseAsFetched(sent, 100, c);
       const expected = summarize(records, { report: 'tickets_issued_by_number' });
       expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
+    });
+  }
+
+  // Pages in a shuffled order; then some replaced and cut too (their values are then merged
+  // with the counted ones by value, which would hide two codes for one value).
+  const order = [4, 0, 7, 1, 11, 2, 9, 5, 3, 10, 6, 8];
+  for (const c of [{ order }, { order, replaced: [10], cut: [3, 8] }] as Case[]) {
+    it(`equals summarize() when fields are counted at the end of the fetch${c.cut ? ', pages cut' : ''}`, () => {
+      const { got, records, pass } = summariseAsFetched(sentRecords(6_000, true), 500, c);
+      expect(JSON.stringify(got)).toBe(JSON.stringify(summarize(records, { report: 'tickets_issued_by_number' })));
+      const deferred = pass.values.fields.filter((f) => f.deferred !== undefined).map((f) => f.name);
+      expect(deferred).toEqual(expect.arrayContaining(['Zoned', 'Stamp', 'Clock', 'Remarks']));
+      expect(deferred).not.toContain('Issued');
+      // Each instant in two forms after the first 2,500 records, merged: one value each.
+      const instants = new Set(records.map((r) => r.Stamp));
+      expect(instants.size).toBe(c.cut ? 2_498 : 2_500);
+      expect(got.fields.Stamp.distinct).toBe(instants.size);
+      expect(got.fields.Clock.distinct).toBe(instants.size);
     });
   }
 

@@ -108,7 +108,7 @@ it('measures records as the fetch walked them as the heap they occupy, repeated 
   const held: unknown[][] = [];
   for (const page of pages) {
     const records = JSON.parse(page) as Record<string, unknown>[];
-    pass.values.beginPage();
+    pass.beginPage();
     for (const r of records) pass.record(r);
     held.push(records);
   }

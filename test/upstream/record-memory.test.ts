@@ -113,7 +113,7 @@ describe('the one walk of an accepted record', () => {
   it('takes back the counts of a page whose records were replaced', () => {
     const pass = new RecordPass(true);
     const page = (texts: string[]) => {
-      pass.values.beginPage();
+      pass.beginPage();
       for (const t of texts) pass.record(JSON.parse(t));
     };
     page(['{"A":"x","B":1}', '{"A":"y","B":true}']);

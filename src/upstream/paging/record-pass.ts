@@ -11,10 +11,10 @@
  *   value does the sharing, the date and the count).
  * Separate walks did the same before; each read every value of every record again.
  */
-import { Compactor } from '../record-memory.js';
+import { Compactor, INTERNED_MAX } from '../record-memory.js';
 import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
 import { endFingerprint, keyCode, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
-import { type FieldValues, ValueCounts } from './value-counts.js';
+import { DATE_FORM, type FieldValues, ValueCounts } from './value-counts.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
  *  emptied when full, after which a date seen again is decoded and held once more). */
@@ -24,12 +24,23 @@ const DATES_MAX = 65_536;
  *  the fields' tables are emptied when full, a bounded working set of a few MB. */
 const VALUES_MAX = 65_536;
 
-/** Whether another date text can decode to the value `sent` does: a zero offset written out
- *  (`+0000`, `-0000`, or none), a leading zero (`/Date(0)/`, `/Date(-0)/`, `/Date(01)/`). */
-function mayShareValue(sent: string): boolean {
-  const i = sent.charCodeAt(6) === 45 /* '-' */ ? 7 : 6;
-  return sent.charCodeAt(i) === 48 /* '0' */ || sent.endsWith('+0000)/') || sent.endsWith('-0000)/');
+/**
+ * Which of the forms that can write one date alike `sent` is written in (a bit each, 0 for
+ * none): a zero offset written `+0000`, `-0000` or not at all, or a leading zero
+ * (`/Date(0)/`, `/Date(-0)/`, `/Date(01)/`, which each other form of 0 may equal). Two texts
+ * decode alike only when they are in two of these forms, or both have a leading zero.
+ */
+function dateForm(sent: string): number {
+  const digits = sent.charCodeAt(6) === 45 /* '-' */ ? 7 : 6;
+  if (sent.charCodeAt(digits) === 48 /* '0' */) return DATE_FORM.leadingZero;
+  if (sent.endsWith('+0000)/')) return DATE_FORM.plusZero;
+  if (sent.endsWith('-0000)/')) return DATE_FORM.minusZero;
+  const sign = sent.charCodeAt(sent.length - 7);
+  return sent.length - 7 > digits && (sign === 43 || sign === 45) /* '+' '-' */ ? 0 : DATE_FORM.noOffset;
 }
+
+/** What topValue returns when the record keeps the value it has (nothing written back). */
+const KEEP = Symbol('keep');
 
 export class RecordPass {
   /** Date text as sent -> the value held for it (values below the top level). */
@@ -54,8 +65,17 @@ export class RecordPass {
   /** `counting`: count every top-level value for the summary (see ValueCounts). */
   constructor(readonly counting = false) {}
 
+  /** Records walked. */
+  private walked = 0;
+
+  /** Before the records of a page. */
+  beginPage(): void {
+    this.values.beginPage(this.walked);
+  }
+
   /** Walks one record in place; returns its fingerprint as sent. */
   record(r: Record<string, unknown>): number {
+    this.walked++;
     startFingerprint();
     this.object(r, 0);
     return endFingerprint();
@@ -66,22 +86,25 @@ export class RecordPass {
     let fields = 0;
     for (const key in o) {
       const v = o[key];
-      let held: unknown;
       if (depth === 0) {
         // A record's key at this position is nearly always the previous record's: no lookup.
         if (this.fieldKeys[fields] !== key) this.newField(fields, key);
         mixChar(this.fieldCodes[fields]);
         if (v !== null && typeof v === 'object') {
           this.values.pageHasNested = true;
-          held = this.value(v, depth);
-        } else held = this.topValue(this.fieldValues[fields], v);
+          const held = this.value(v, depth);
+          if (held !== v) o[key] = held;
+        } else {
+          const held = this.topValue(this.fieldValues[fields], v);
+          if (held !== KEEP) o[key] = held;
+        }
       } else {
         mixKey(key);
-        held = this.value(v, depth);
+        const held = this.value(v, depth);
+        // Strings are written back without comparing: `!==` compares their characters (a
+        // second read of the text), and a copy equal to the held string must not stay.
+        if (typeof held === 'string' || held !== v) o[key] = held;
       }
-      // Strings are written back whatever the comparison says: `!==` compares their
-      // characters, so a copy equal to the held string would stay in place, unshared.
-      if (held !== v || typeof held === 'string') o[key] = held;
       fields++;
     }
     mixChar(TAG.objectEnd);
@@ -98,7 +121,7 @@ export class RecordPass {
       case 'string':
         mixChar(TAG.string);
         hash = mixText(v);
-        if (v.length === 0) return v;
+        if (v.length === 0) return KEEP;
         break;
       case 'number':
         hash = mixNumber(v);
@@ -110,8 +133,9 @@ export class RecordPass {
         break;
       default:
         mixChar(v === null ? TAG.null : TAG.undefined);
-        return v;
+        return KEEP;
     }
+    if (f.deferred !== undefined) return this.deferredValue(f, v, hash);
     let code = f.find(v, hash);
     if (code < 0) {
       if (!this.counting && ++this.distinct > VALUES_MAX) {
@@ -119,9 +143,43 @@ export class RecordPass {
         f.find(v, hash);
       }
       code = typeof v === 'string' ? this.newText(f, v, hash) : f.add(v, v, hash);
-    } else if (f.undecodable?.has(code)) this.noteUndecoded(v as string);
+      if (this.counting) this.values.count(f, code);
+      // New: held as it is, or a date decoded.
+      const held = f.values[code];
+      return held === v ? KEEP : held;
+    }
+    if (f.undecodable?.has(code)) this.noteUndecoded(v as string);
     if (this.counting) this.values.count(f, code);
-    return f.values[code];
+    const held = f.values[code];
+    // A short text found is the held one already: JSON.parse interns texts of up to
+    // INTERNED_MAX characters (record-memory.ts), so every copy is one string.
+    if (typeof v !== 'string' || (v.length <= INTERNED_MAX && held === v)) return KEEP;
+    return held;
+  }
+
+  /** A value of a deferred field (no lookup): held as it is or decoded, counted each time
+   *  (nothing shared), kept for the count when counting. */
+  private deferredValue(f: FieldValues, v: unknown, hash: number): unknown {
+    let held: unknown = KEEP;
+    if (typeof v === 'string') {
+      if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
+        const decoded = decodeServiceDate(v);
+        if (decoded === undefined) {
+          this.noteUndecoded(v);
+          this.memory.string(v);
+        } else {
+          held = decoded;
+          f.decodedDates = true;
+          f.dateForms |= dateForm(v);
+          if (decoded !== null) this.memory.string(decoded);
+        }
+      } else {
+        this.memory.string(v);
+        f.plainTexts = true;
+      }
+    }
+    if (this.counting) f.defer(held === KEEP ? v : held, hash);
+    return held;
   }
 
   /** A text met for the first time in its field: its code, the value held for it (a date
@@ -135,13 +193,13 @@ export class RecordPass {
     const decoded = decodeServiceDate(v);
     if (decoded === undefined) {
       f.undecodable ??= new Set();
-      f.undecodable.add(f.values.length);
+      f.undecodable.add(f.keys.length);
       this.noteUndecoded(v);
       this.memory.string(v);
       return f.add(v, v, hash);
     }
     f.decodedDates = true;
-    if (mayShareValue(v)) f.sharedDateForms = true;
+    f.dateForms |= dateForm(v);
     if (decoded !== null) this.memory.string(decoded);
     return f.add(v, decoded, hash);
   }
@@ -169,7 +227,7 @@ export class RecordPass {
     for (let i = 0; i < items.length; i++) {
       const v = items[i];
       const held = this.value(v, depth);
-      if (held !== v || typeof held === 'string') items[i] = held;
+      if (typeof held === 'string' || held !== v) items[i] = held;
     }
     mixChar(TAG.listEnd);
     this.memory.list(items.length);

@@ -13,30 +13,46 @@
  * and 2.4 with these tables (docs/architecture.md).
  */
 
+/** Distinct values a field holds before its values may be deferred (FieldValues.deferred):
+ *  a smaller table stays in the CPU's caches however the fields' lookups interleave. */
+const DEFER_MIN = 2048;
+
 /** Values of one field, each under a code: an open-addressing table keyed by the values'
- *  hashes, with the values, their counts and their hashes in arrays indexed by code. */
+ *  hashes, with the values and their counts in arrays indexed by code. */
 export class FieldValues {
-  /** slot -> code + 1 (0: empty); a power of two, at least twice the codes. */
-  private slots = new Int32Array(32);
+  /** Two numbers per slot, the hash of the value there and its code + 1 (0: empty), side by
+   *  side so that a probe reads one cache line; a power of two slots, at least twice the
+   *  codes. A field of 20,000 distinct values has 64k slots: a lookup misses the CPU's
+   *  caches, and the hash beside the code saved a second miss (docs/architecture.md). */
+  private slots = new Int32Array(2 * 32);
   private shift = 32 - 5;
-  /** The value as sent, per code (a date as its /Date(...)/ text): what a lookup compares. */
-  private readonly keys: unknown[] = [];
-  /** The value as held, per code: the decoded text of a date, null for DateTime.MinValue. */
-  readonly values: unknown[] = [];
-  /** How often each code occurred, and the hash of the value as sent. */
+  /** The value as sent, per code (a date as its /Date(...)/ text): what a lookup compares.
+   *  Once deferred, the value as held (see startDeferring). */
+  keys: unknown[] = [];
+  /** The value as held, per code, once a date was decoded (its text decoded, null for
+   *  DateTime.MinValue); until then each value is held as sent and this is `keys`. */
+  values: unknown[] = this.keys;
+  /** How often each code occurred. */
   counts = new Int32Array(16);
-  private hashes = new Int32Array(16);
   /** What can give one value two codes, which tally() then merges: a field holding decoded
-   *  dates and either a date text that another text decodes alike (`/Date(0)/` and
-   *  `/Date(0+0000)/`, see mayShareValue in record-pass.ts) or plain texts (one may be written
+   *  dates and either date texts in two forms that decode alike (`/Date(0)/` and
+   *  `/Date(0+0000)/`, see dateForm in record-pass.ts) or plain texts (one may be written
    *  as a decoded date is). */
   decodedDates = false;
-  sharedDateForms = false;
+  /** The DATE_FORM bits of the field's dates. */
+  dateForms = 0;
   plainTexts = false;
   /** Codes of date texts that could not be decoded (held as sent): each occurrence is noted. */
   undecodable: Set<number> | undefined;
   /** Where the last find() that found nothing would put the value (see add). */
   private free = 0;
+  /** Once its values hardly repeat (see ValueCounts.beginPage), the field's values are no
+   *  longer looked up as they are met but kept here, as held, with the hash of each as sent,
+   *  and looked up all at once, one field after another, when tallied (settle). */
+  deferred: unknown[] | undefined;
+  private deferredHashes = new Int32Array(0);
+  /** Length of `deferred` when the page being walked began (see ValueCounts.uncountPage). */
+  pageStart = 0;
 
   constructor(
     readonly name: string,
@@ -46,53 +62,100 @@ export class FieldValues {
 
   /** The code of `sent`, whose hash is `hash`, or -1 when it is not held. */
   find(sent: unknown, hash: number): number {
-    const mask = this.slots.length - 1;
-    for (let i = Math.imul(hash, 0x9e3779b1) >>> this.shift; ; i = (i + 1) & mask) {
-      const c = this.slots[i];
+    const mask = this.slots.length - 2;
+    for (let i = (Math.imul(hash, 0x9e3779b1) >>> this.shift) << 1; ; i = (i + 2) & mask) {
+      const c = this.slots[i + 1];
       if (c === 0) {
         this.free = i;
         return -1;
       }
-      if (this.hashes[c - 1] === hash && this.keys[c - 1] === sent) return c - 1;
+      if (this.slots[i] === hash && this.keys[c - 1] === sent) return c - 1;
     }
   }
 
   /** A value that find() just did not find: its code. */
   add(sent: unknown, held: unknown, hash: number): number {
-    const code = this.values.length;
+    const code = this.keys.length;
     this.keys.push(sent);
-    this.values.push(held);
-    if (code === this.counts.length) {
-      this.counts = grown(this.counts, code * 2);
-      this.hashes = grown(this.hashes, code * 2);
-    }
-    this.hashes[code] = hash;
-    this.slots[this.free] = code + 1;
-    if (2 * (code + 1) > this.slots.length) this.rehash();
+    if (held !== sent) {
+      if (this.values === this.keys) this.values = this.keys.slice(0, code);
+      this.values.push(held);
+    } else if (this.values !== this.keys) this.values.push(held);
+    if (code === this.counts.length) this.counts = grown(this.counts, code * 2);
+    this.slots[this.free] = hash;
+    this.slots[this.free + 1] = code + 1;
+    if (2 * (code + 1) > this.slots.length >> 1) this.rehash();
     return code;
+  }
+
+  /** Stops looking values up as they are met: defer() keeps them until settle(). */
+  startDeferring(): void {
+    this.deferred ??= [];
+    // Deferred values are kept as held (a date decoded): the codes met before are then
+    // keyed by their held values too, under the same hashes (of the values as sent), so
+    // that a date met before and after has one code. Only texts sent in two forms that
+    // decode alike, or written as decoded dates are, can then share a held value (see tally).
+    this.keys = this.values;
+  }
+
+  /** One value met while deferring: held as `held`, sent with hash `hash`. */
+  defer(held: unknown, hash: number): void {
+    const n = (this.deferred as unknown[]).push(held);
+    if (n > this.deferredHashes.length) this.deferredHashes = grown(this.deferredHashes, Math.max(1024, n * 2));
+    this.deferredHashes[n - 1] = hash;
+  }
+
+  /** Counts the deferred values: one field's table at a time stays in the CPU's caches. */
+  settle(): void {
+    const values = this.deferred;
+    if (values === undefined || values.length === 0) return;
+    while (2 * (this.keys.length + values.length) > this.slots.length >> 1) this.rehash();
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      const hash = this.deferredHashes[i];
+      let code = this.find(v, hash);
+      if (code < 0) code = this.add(v, v, hash);
+      this.counts[code]++;
+    }
+    values.length = 0;
+    this.pageStart = 0;
   }
 
   /** Twice the slots, every code put again by its hash. */
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
     this.shift--;
-    const mask = this.slots.length - 1;
-    for (let code = 0; code < this.values.length; code++) {
-      let i = Math.imul(this.hashes[code], 0x9e3779b1) >>> this.shift;
-      while (this.slots[i] !== 0) i = (i + 1) & mask;
-      this.slots[i] = code + 1;
+    const mask = this.slots.length - 2;
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j + 1] === 0) continue;
+      let i = (Math.imul(old[j], 0x9e3779b1) >>> this.shift) << 1;
+      while (this.slots[i + 1] !== 0) i = (i + 2) & mask;
+      this.slots[i] = old[j];
+      this.slots[i + 1] = old[j + 1];
     }
   }
 
   clear(): void {
-    this.slots = new Int32Array(32);
+    this.slots = new Int32Array(2 * 32);
     this.shift = 32 - 5;
-    this.keys.length = 0;
-    this.values.length = 0;
+    this.keys = [];
+    this.values = this.keys;
     this.counts = new Int32Array(16);
-    this.hashes = new Int32Array(16);
     this.undecodable = undefined;
+    if (this.deferred) this.deferred.length = 0;
+    this.pageStart = 0;
   }
+}
+
+/** Forms of date texts that can write one date alike (see dateForm in record-pass.ts). */
+export const DATE_FORM = { plusZero: 1, minusZero: 2, noOffset: 4, leadingZero: 8 } as const;
+
+/** Whether dates in these forms can write one date two ways: two zero-offset forms, or any
+ *  leading zero (`/Date(0)/` is also `/Date(00)/`). */
+function aliasedForms(forms: number): boolean {
+  if (forms & DATE_FORM.leadingZero) return true;
+  return (forms & (forms - 1)) !== 0;
 }
 
 function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
@@ -132,9 +195,15 @@ export class ValueCounts {
     return f;
   }
 
-  beginPage(): void {
+  /** A page begins, after `walked` records: a field whose values hardly repeat (more
+   *  distinct values than DEFER_MIN and than half the records) is deferred from now on. */
+  beginPage(walked: number): void {
     this.logged = 0;
     this.pageHasNested = false;
+    for (const f of this.fields) {
+      if (f.deferred !== undefined) f.pageStart = f.deferred.length;
+      else if (f.keys.length >= DEFER_MIN && 2 * f.keys.length > walked) f.startDeferring();
+    }
   }
 
   count(f: FieldValues, code: number): void {
@@ -148,12 +217,14 @@ export class ValueCounts {
   uncountPage(): void {
     for (let i = 0; i < this.logged; i += 2) this.fields[this.log[i]].counts[this.log[i + 1]]--;
     this.logged = 0;
+    for (const f of this.fields) if (f.deferred !== undefined) f.deferred.length = f.pageStart;
   }
 
   /** A field's values with a count, each held value once; empty ones (null, '') left out. */
   tally(f: FieldValues): FieldTally {
+    f.settle();
     const out: FieldTally = { values: [], counts: [] };
-    const at = f.decodedDates && (f.plainTexts || f.sharedDateForms) ? new Map<unknown, number>() : undefined;
+    const at = f.decodedDates && (f.plainTexts || aliasedForms(f.dateForms)) ? new Map<unknown, number>() : undefined;
     for (let code = 0; code < f.values.length; code++) {
       const c = f.counts[code];
       const v = f.values[code];
