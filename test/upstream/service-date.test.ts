@@ -118,6 +118,8 @@ describe('decodeServiceDate agrees with Date#toISOString', () => {
       expect(decodeServiceDate(`/Date(${ms})/`)).toBe(new Date(ms).toISOString());
       const wall = new Date(ms + 330 * 60_000).toISOString().slice(0, -1);
       expect(decodeServiceDate(`/Date(${ms}+0530)/`)).toBe(`${wall}+05:30`);
+      const west = new Date(ms - 420 * 60_000).toISOString().slice(0, -1);
+      expect(decodeServiceDate(`/Date(${ms}-0700)/`)).toBe(`${west}-07:00`);
     }
     // Leap days and year ends, both sides of the epoch.
     for (const iso of [
@@ -130,6 +132,12 @@ describe('decodeServiceDate agrees with Date#toISOString', () => {
     ]) {
       expect(decodeServiceDate(`/Date(${Date.parse(iso)}-0000)/`)).toBe(iso);
     }
+    // The last instant written in four digits, and the first past it (Date's own text).
+    expect(decodeServiceDate('/Date(253402300799999)/')).toBe('9999-12-31T23:59:59.999Z');
+    expect(decodeServiceDate('/Date(253402300800000)/')).toBe('+010000-01-01T00:00:00.000Z');
+    expect(decodeServiceDate('/Date(253402300800000+0100)/')).toBe('+010000-01-01T01:00:00.000+01:00');
+    // A zero offset in any form is UTC.
+    expect(decodeServiceDate('/Date(1000+0000)/')).toBe('1970-01-01T00:00:01.000Z');
   });
 });
 
