@@ -75,6 +75,8 @@ async function walkPages(walk: PageWalk, held: Interval[]): Promise<number | nul
 function outcome(walk: PageWalk, total: number | null): FetchOutcome {
   if (walk.signal.aborted) throw cancelledError(walk.signal);
   const { req, notes, failures } = walk;
+  // Every value counted, so the bytes the records hold are all counted too.
+  walk.pass.finish();
   const pages = [...walk.pages].sort((a, b) => a.offset - b.offset);
   notes.push(...walk.evidenceNotes(total), ...walk.failureNotes());
   const held = mergeIntervals(req.held?.intervals ?? []);

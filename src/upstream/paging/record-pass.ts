@@ -50,12 +50,12 @@ export class RecordPass {
   private readonly fieldKeys: string[] = [];
   private readonly fieldCodes: number[] = [];
   private readonly fieldValues: FieldValues[] = [];
-  /** Every top-level field's distinct values, and (when counting) how often each occurs. */
-  readonly values = new ValueCounts();
-  /** Distinct top-level values held in `values` since it was last emptied (when not counting). */
-  private distinct = 0;
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
+  /** Every top-level field's distinct values, and (when counting) how often each occurs. */
+  readonly values = new ValueCounts(this.memory);
+  /** Distinct top-level values held in `values` since it was last emptied (when not counting). */
+  private distinct = 0;
   /** Date values that could not be decoded (kept as sent), and the first of them. */
   undecoded = 0;
   firstUndecoded: string | undefined;
@@ -65,17 +65,18 @@ export class RecordPass {
   /** `counting`: count every top-level value for the summary (see ValueCounts). */
   constructor(readonly counting = false) {}
 
-  /** Records walked. */
-  private walked = 0;
-
   /** Before the records of a page. */
   beginPage(): void {
-    this.values.beginPage(this.walked);
+    this.values.beginPage();
+  }
+
+  /** After the last page: the deferred values counted, and their bytes (see memory). */
+  finish(): void {
+    this.values.settle();
   }
 
   /** Walks one record in place; returns its fingerprint as sent. */
   record(r: Record<string, unknown>): number {
-    this.walked++;
     startFingerprint();
     this.object(r, 0);
     return endFingerprint();
@@ -148,6 +149,7 @@ export class RecordPass {
       const held = f.values[code];
       return held === v ? KEEP : held;
     }
+    f.found++;
     if (f.undecodable?.has(code)) this.noteUndecoded(v as string);
     if (this.counting) this.values.count(f, code);
     const held = f.values[code];
@@ -157,16 +159,19 @@ export class RecordPass {
     return held;
   }
 
-  /** A value of a deferred field (no lookup): held as it is or decoded, counted each time
-   *  (nothing shared), kept for the count when counting. */
+  /** A value of a deferred field (no lookup): held as it is or decoded, its bytes counted
+   *  each time (nothing shared), kept for the count when counting. A text short enough to be
+   *  interned is one string however often it occurs: counted once, when settled (a count
+   *  for each occurrence when not counting, an upper bound). */
   private deferredValue(f: FieldValues, v: unknown, hash: number): unknown {
     let held: unknown = KEEP;
     if (typeof v === 'string') {
+      const interned = v.length <= INTERNED_MAX && this.counting;
       if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
         const decoded = decodeServiceDate(v);
         if (decoded === undefined) {
           this.noteUndecoded(v);
-          this.memory.string(v);
+          if (!interned) this.memory.string(v);
         } else {
           held = decoded;
           f.decodedDates = true;
@@ -174,7 +179,7 @@ export class RecordPass {
           if (decoded !== null) this.memory.string(decoded);
         }
       } else {
-        this.memory.string(v);
+        if (!interned) this.memory.string(v);
         f.plainTexts = true;
       }
     }
@@ -185,6 +190,7 @@ export class RecordPass {
   /** A text met for the first time in its field: its code, the value held for it (a date
    *  decoded) and its bytes counted. */
   private newText(f: FieldValues, v: string, hash: number): number {
+    if (v.length > INTERNED_MAX) f.sharesTexts = true;
     if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
       this.memory.string(v);
       f.plainTexts = true;

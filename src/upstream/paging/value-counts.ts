@@ -12,10 +12,17 @@
  * lookup missed the CPU's caches: the pass over bench records took 4.1 us/record with Maps
  * and 2.4 with these tables (docs/architecture.md).
  */
+import { type Compactor, INTERNED_MAX } from '../record-memory.js';
 
 /** Distinct values a field holds before its values may be deferred (FieldValues.deferred):
  *  a smaller table stays in the CPU's caches however the fields' lookups interleave. */
 const DEFER_MIN = 2048;
+/** A page whose values of a field were new this many times as often as found makes the
+ *  field deferred (past DEFER_MIN). */
+const NEW_PER_FOUND = 3;
+/** Deferred values are counted (settled) once this many are kept, at the next page: the
+ *  lists stay a bounded working set, and each settling is still one table at a time. */
+const SETTLE_EVERY = 16_384;
 
 /** Values of one field, each under a code: an open-addressing table keyed by the values'
  *  hashes, with the values and their counts in arrays indexed by code. */
@@ -53,6 +60,12 @@ export class FieldValues {
   private deferredHashes = new Int32Array(0);
   /** Length of `deferred` when the page being walked began (see ValueCounts.uncountPage). */
   pageStart = 0;
+  /** Values found in the table since the page began, and how many it held then. */
+  found = 0;
+  private keysAtPage = 0;
+  /** Whether its texts are shared (some longer than INTERNED_MAX, or decoded dates): such
+   *  a field is not deferred, whose values would then be held once per record. */
+  sharesTexts = false;
 
   constructor(
     readonly name: string,
@@ -105,8 +118,26 @@ export class FieldValues {
     this.deferredHashes[n - 1] = hash;
   }
 
-  /** Counts the deferred values: one field's table at a time stays in the CPU's caches. */
-  settle(): void {
+  /** Whether the page just walked met mostly new values, in a table already large, of
+   *  numbers or short texts (which JSON.parse shares itself). */
+  hardlyRepeats(): boolean {
+    const added = this.keys.length - this.keysAtPage;
+    return !this.sharesTexts && this.keys.length >= DEFER_MIN && added > NEW_PER_FOUND * this.found;
+  }
+
+  /** A page begins (`memory`: see settle). */
+  beginPage(memory: Compactor): void {
+    this.found = 0;
+    this.keysAtPage = this.keys.length;
+    if (this.deferred === undefined) return;
+    if (this.deferred.length >= SETTLE_EVERY) this.settle(memory);
+    this.pageStart = this.deferred.length;
+  }
+
+  /** Counts the deferred values: one field's table at a time stays in the CPU's caches. A
+   *  text short enough to be interned (INTERNED_MAX) is one string however often it occurs,
+   *  so its bytes are counted in `memory` here, once, rather than as it was met. */
+  settle(memory: Compactor): void {
     const values = this.deferred;
     if (values === undefined || values.length === 0) return;
     while (2 * (this.keys.length + values.length) > this.slots.length >> 1) this.rehash();
@@ -114,10 +145,14 @@ export class FieldValues {
       const v = values[i];
       const hash = this.deferredHashes[i];
       let code = this.find(v, hash);
-      if (code < 0) code = this.add(v, v, hash);
+      if (code < 0) {
+        code = this.add(v, v, hash);
+        if (typeof v === 'string' && v.length <= INTERNED_MAX) memory.string(v);
+      }
       this.counts[code]++;
     }
-    values.length = 0;
+    this.deferred = [];
+    this.deferredHashes = new Int32Array(0);
     this.pageStart = 0;
   }
 
@@ -145,6 +180,8 @@ export class FieldValues {
     this.undecodable = undefined;
     if (this.deferred) this.deferred.length = 0;
     this.pageStart = 0;
+    this.found = 0;
+    this.keysAtPage = 0;
   }
 }
 
@@ -177,6 +214,9 @@ export interface FieldTally {
  */
 export class ValueCounts {
   readonly fields: FieldValues[] = [];
+  /** `memory`: where the bytes of deferred values are counted when they are settled. */
+  constructor(private readonly memory: Compactor) {}
+
   private readonly byName = new Map<string, FieldValues>();
   /** (field index, code) of every value counted in a table since beginPage(). */
   private log = new Int32Array(8192);
@@ -195,14 +235,14 @@ export class ValueCounts {
     return f;
   }
 
-  /** A page begins, after `walked` records: a field whose values hardly repeat (more
-   *  distinct values than DEFER_MIN and than half the records) is deferred from now on. */
-  beginPage(walked: number): void {
+  /** A page begins: a field whose values hardly repeated on the page before is deferred
+   *  from now on. */
+  beginPage(): void {
     this.logged = 0;
     this.pageHasNested = false;
     for (const f of this.fields) {
-      if (f.deferred !== undefined) f.pageStart = f.deferred.length;
-      else if (f.keys.length >= DEFER_MIN && 2 * f.keys.length > walked) f.startDeferring();
+      if (f.deferred === undefined && f.hardlyRepeats()) f.startDeferring();
+      f.beginPage(this.memory);
     }
   }
 
@@ -221,8 +261,13 @@ export class ValueCounts {
   }
 
   /** A field's values with a count, each held value once; empty ones (null, '') left out. */
+  /** Counts every deferred value (see FieldValues.settle). */
+  settle(): void {
+    for (const f of this.fields) f.settle(this.memory);
+  }
+
   tally(f: FieldValues): FieldTally {
-    f.settle();
+    f.settle(this.memory);
     const out: FieldTally = { values: [], counts: [] };
     const at = f.decodedDates && (f.plainTexts || aliasedForms(f.dateForms)) ? new Map<unknown, number>() : undefined;
     for (let code = 0; code < f.values.length; code++) {
