@@ -95,6 +95,11 @@ export class Compactor {
     this.bytes += stringBytes(s.length, isWide(s));
   }
 
+  /** The same, for a caller that knows whether `s` has a character beyond Latin-1. */
+  text(s: string, wide: boolean): void {
+    this.bytes += stringBytes(s.length, wide);
+  }
+
   /** Counts one object (record or nested) of `fields` properties. */
   object(fields: number): void {
     this.bytes += objectBytes(fields, this.parsed);

@@ -47,6 +47,23 @@ describe('heap bytes of held records', () => {
 });
 
 describe('the one walk of an accepted record', () => {
+  it('counts a text at two bytes a character only when one is beyond Latin-1', () => {
+    const pass = new RecordPass(true);
+    // Top-level texts of 11 characters (not interned), each met once: Latin-1 ('é' is one
+    // byte), wide at either end or in the middle (even and odd positions), and a date.
+    const record = JSON.parse(
+      '{"A":"Zürich-Genè","B":"Ωmega-travel","C":"travel-Ωmeg","D":"trav-Ω-elle","E":"/Date(0)/"}',
+    );
+    pass.beginPage();
+    pass.record(record);
+    const latin1 = stringBytes(11, false);
+    const wide = stringBytes(11, true);
+    const date = stringBytes('1970-01-01T00:00:00.000Z'.length, false);
+    expect(latin1).toBe(32);
+    expect(wide).toBe(40);
+    expect(pass.memory.bytes).toBe(objectBytes(5, true) + latin1 + 3 * wide + date);
+  });
+
   it('decodes dates, bounds depth, and gives the fingerprint of the record as sent', () => {
     let deep: unknown = { End: 1 };
     for (let i = 0; i < 40; i++) deep = { In: deep };

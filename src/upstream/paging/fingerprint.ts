@@ -84,8 +84,15 @@ function text(s: string): number {
   return x;
 }
 
-/** The second lane of the last lanes() call. */
+/** The second lane of the last lanes() call, and whether its text had a unit past Latin-1. */
 let laneY = 0;
+let laneWide = false;
+
+/** Whether the text last mixed in (mixText) has a character beyond Latin-1: V8 then holds
+ *  it at 2 bytes a character (record-memory.ts), found here without a second read. */
+export function lastTextWide(): boolean {
+  return laneWide;
+}
 
 /**
  * The hot loop: a text hashed on its own in two 32-bit lanes from fixed seeds, two UTF-16
@@ -95,20 +102,24 @@ let laneY = 0;
 function lanes(s: string): number {
   let x = 0x811c9dc5;
   let y = 0x3c6ef372;
+  let units = 0;
   const even = s.length & ~1;
   for (let i = 0; i < even; i += 2) {
     const c = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    units |= c;
     x = Math.imul(x ^ c, 0x01000193);
     y = Math.imul(y ^ c, 0x5bd1e995);
     y ^= y >>> 15;
   }
   if (even !== s.length) {
     const c = s.charCodeAt(even);
+    units |= c;
     x = Math.imul(x ^ c, 0x01000193);
     y = Math.imul(y ^ c, 0x5bd1e995);
     y ^= y >>> 15;
   }
   laneY = y;
+  laneWide = (units & 0xff00ff00) !== 0;
   return x;
 }
 

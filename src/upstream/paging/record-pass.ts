@@ -13,7 +13,17 @@
  */
 import { Compactor, INTERNED_MAX } from '../record-memory.js';
 import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
-import { endFingerprint, keyCode, mixChar, mixKey, mixNumber, mixText, startFingerprint, TAG } from './fingerprint.js';
+import {
+  endFingerprint,
+  keyCode,
+  lastTextWide,
+  mixChar,
+  mixKey,
+  mixNumber,
+  mixText,
+  startFingerprint,
+  TAG,
+} from './fingerprint.js';
 import { DATE_FORM, type FieldValues, ValueCounts } from './value-counts.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
@@ -171,15 +181,15 @@ export class RecordPass {
         const decoded = decodeServiceDate(v);
         if (decoded === undefined) {
           this.noteUndecoded(v);
-          if (!interned) this.memory.string(v);
+          if (!interned) this.memory.text(v, lastTextWide());
         } else {
           held = decoded;
           f.decodedDates = true;
           f.dateForms |= dateForm(v);
-          if (decoded !== null) this.memory.string(decoded);
+          if (decoded !== null) this.memory.text(decoded, false);
         }
       } else {
-        if (!interned) this.memory.string(v);
+        if (!interned) this.memory.text(v, lastTextWide());
         f.plainTexts = true;
       }
     }
@@ -192,7 +202,7 @@ export class RecordPass {
   private newText(f: FieldValues, v: string, hash: number): number {
     if (v.length > INTERNED_MAX) f.sharesTexts = true;
     if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
-      this.memory.string(v);
+      this.memory.text(v, lastTextWide());
       f.plainTexts = true;
       return f.add(v, v, hash);
     }
@@ -201,12 +211,13 @@ export class RecordPass {
       f.undecodable ??= new Set();
       f.undecodable.add(f.keys.length);
       this.noteUndecoded(v);
-      this.memory.string(v);
+      this.memory.text(v, lastTextWide());
       return f.add(v, v, hash);
     }
     f.decodedDates = true;
     f.dateForms |= dateForm(v);
-    if (decoded !== null) this.memory.string(decoded);
+    // A decoded date is ASCII.
+    if (decoded !== null) this.memory.text(decoded, false);
     return f.add(v, decoded, hash);
   }
 

@@ -140,7 +140,10 @@ export class FieldValues {
   settle(memory: Compactor): void {
     const values = this.deferred;
     if (values === undefined || values.length === 0) return;
-    while (2 * (this.keys.length + values.length) > this.slots.length >> 1) this.rehash();
+    // Room for every value at once: one rehash, not one per doubling.
+    let slots = this.slots.length >> 1;
+    while (2 * (this.keys.length + values.length) > slots) slots *= 2;
+    if (slots !== this.slots.length >> 1) this.rehash(slots);
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       const hash = this.deferredHashes[i];
@@ -156,11 +159,12 @@ export class FieldValues {
     this.pageStart = 0;
   }
 
-  /** Twice the slots, every code put again by its hash. */
-  private rehash(): void {
+  /** `slots` slots (a power of two, twice the table's at least), every code put again by its
+   *  hash. */
+  private rehash(slots = this.slots.length): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.shift--;
+    this.slots = new Int32Array(2 * slots);
+    this.shift = 32 - Math.log2(slots);
     const mask = this.slots.length - 2;
     for (let j = 0; j < old.length; j += 2) {
       if (old[j + 1] === 0) continue;
