@@ -7,8 +7,15 @@
  * differ only in a field name (names enter as 32-bit codes). A shared fingerprint can only
  * mark a result incomplete, never hide a repeat.
  */
-let h1 = 0;
-let h2 = 0;
+/** The fingerprint's two 32-bit lanes, [h1, h2], and the second lane and width of the text
+ *  last hashed, [laneY, wide]: in a typed array because module-level `let` bindings are
+ *  checked for initialisation at every read and write (this state is read and written
+ *  several times per value of every record). */
+const state = new Int32Array(4);
+const H1 = 0;
+const H2 = 1;
+const LANE_Y = 2;
+const WIDE = 3;
 
 export function fingerprint(value: unknown): number {
   startFingerprint();
@@ -21,13 +28,13 @@ export function fingerprint(value: unknown): number {
  * startFingerprint(), then mixChar/mixText/mixKey/mixNumber as mix() does, then endFingerprint().
  */
 export function startFingerprint(): void {
-  h1 = 0x811c9dc5;
-  h2 = 0x3c6ef372;
+  state[H1] = 0x811c9dc5;
+  state[H2] = 0x3c6ef372;
 }
 
 export function endFingerprint(): number {
-  const a = avalanche(h1) >>> 0;
-  const b = avalanche(h2 ^ a) >>> 0;
+  const a = avalanche(state[H1]) >>> 0;
+  const b = avalanche(state[H2] ^ a) >>> 0;
   return a * 0x200000 + (b & 0x1fffff);
 }
 
@@ -67,9 +74,9 @@ export function mixNumber(n: number): number {
 export { char as mixChar, keyCode, mixKey, text as mixText };
 
 function char(c: number): void {
-  h1 = Math.imul(h1 ^ c, 0x01000193);
-  h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-  h2 ^= h2 >>> 15;
+  state[H1] = Math.imul(state[H1] ^ c, 0x01000193);
+  const h2 = Math.imul(state[H2] ^ c, 0x5bd1e995);
+  state[H2] = h2 ^ (h2 >>> 15);
 }
 
 /**
@@ -79,25 +86,21 @@ function char(c: number): void {
 function text(s: string): number {
   const x = lanes(s);
   char(x);
-  char(laneY);
+  char(state[LANE_Y]);
   char(s.length & 0xffff); // "ab"+"c" and "a"+"bc" differ
   return x;
 }
 
-/** The second lane of the last lanes() call, and whether its text had a unit past Latin-1. */
-let laneY = 0;
-let laneWide = false;
-
 /** Whether the text last mixed in (mixText) has a character beyond Latin-1: V8 then holds
  *  it at 2 bytes a character (record-memory.ts), found here without a second read. */
 export function lastTextWide(): boolean {
-  return laneWide;
+  return state[WIDE] !== 0;
 }
 
 /**
  * The hot loop: a text hashed on its own in two 32-bit lanes from fixed seeds, two UTF-16
  * units (16 bits each) per step as one 32-bit word, lossless and half the steps. Returns
- * the first lane; the second is left in laneY.
+ * the first lane; the second is left in state[LANE_Y].
  */
 function lanes(s: string): number {
   let x = 0x811c9dc5;
@@ -118,8 +121,8 @@ function lanes(s: string): number {
     y = Math.imul(y ^ c, 0x5bd1e995);
     y ^= y >>> 15;
   }
-  laneY = y;
-  laneWide = (units & 0xff00ff00) !== 0;
+  state[LANE_Y] = y;
+  state[WIDE] = units & 0xff00ff00;
   return x;
 }
 
