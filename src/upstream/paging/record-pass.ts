@@ -8,8 +8,10 @@
  * - shares repeated strings with earlier records and counts the heap bytes the record holds
  *   (record-memory.ts), for the results budget;
  * - counts every top-level value for the report's summary (value-counts.ts: one lookup per
- *   value does the sharing, the date and the count).
- * Separate walks did the same before; each read every value of every record again.
+ *   value does the sharing, the date and the count; a field of numbers or short texts that
+ *   hardly repeat is looked up later, a field at a time).
+ * Separate walks did the same before; each read every value of every record again. A value
+ * is written back only when the record is to hold another (a shared copy, a decoded date).
  */
 import { Compactor, INTERNED_MAX } from '../record-memory.js';
 import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';

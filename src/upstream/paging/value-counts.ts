@@ -218,9 +218,6 @@ export interface FieldTally {
  */
 export class ValueCounts {
   readonly fields: FieldValues[] = [];
-  /** `memory`: where the bytes of deferred values are counted when they are settled. */
-  constructor(private readonly memory: Compactor) {}
-
   private readonly byName = new Map<string, FieldValues>();
   /** (field index, code) of every value counted in a table since beginPage(). */
   private log = new Int32Array(8192);
@@ -228,6 +225,9 @@ export class ValueCounts {
   /** Whether a record of the page being walked holds a list or an object at its top level:
    *  such values are not counted here (the summary profiles them itself). */
   pageHasNested = false;
+
+  /** `memory`: where the bytes of deferred values are counted when they are settled. */
+  constructor(private readonly memory: Compactor) {}
 
   field(name: string): FieldValues {
     let f = this.byName.get(name);
@@ -264,12 +264,12 @@ export class ValueCounts {
     for (const f of this.fields) if (f.deferred !== undefined) f.deferred.length = f.pageStart;
   }
 
-  /** A field's values with a count, each held value once; empty ones (null, '') left out. */
   /** Counts every deferred value (see FieldValues.settle). */
   settle(): void {
     for (const f of this.fields) f.settle(this.memory);
   }
 
+  /** A field's values with a count, each held value once; empty ones (null, '') left out. */
   tally(f: FieldValues): FieldTally {
     f.settle(this.memory);
     const out: FieldTally = { values: [], counts: [] };
