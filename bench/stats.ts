@@ -54,3 +54,25 @@ export function cpuMs(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
 }
+
+/** Pause before a timed stretch (outside it) and after it (inside it): the collector's and
+ *  the compiler's threads finish what the work before left them, which is not counted, and
+ *  what the timed stretch left them, which is. */
+const SETTLE_MS = 250;
+
+/**
+ * Process CPU (every thread: the collector's too) per record over `repeats` reports of
+ * `total` records: one report is ~0.2 s of CPU, and a single major GC falling inside or
+ * outside it moved one-report samples by +-30%.
+ */
+export async function cpuPerRecord(total: number, repeats: number, report: () => Promise<unknown>): Promise<number> {
+  await settle();
+  const c = process.cpuUsage();
+  for (let i = 0; i < repeats; i++) await report();
+  await settle();
+  return (cpuMs(c) * 1000) / (total * repeats);
+}
+
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}

@@ -1,13 +1,14 @@
 /**
  * Case 1. Paging 20,000 records in 40 pages of 500, concurrency 4: at 50 ms a request, our
  * wall time against the hand-written concurrent pass-through (and the sequential one); at
- * 0 ms, our CPU per record against the hand-written client's (measured first, alone) and
- * JSON.parse's per record of the same bodies.
+ * 0 ms, our CPU per record against the hand-written client's (in a process of its own,
+ * sampled right before ours in each run) and JSON.parse's per record of the same bodies.
  */
 import type { Agent } from 'undici';
+import { handCpuPerRecord } from '../hand-cpu.js';
 import { startOurs } from '../ours.js';
 import { passThroughAgent, passThroughReport, rawText } from '../pass-through.js';
-import { cpuMs, median, type Row, row } from '../stats.js';
+import { cpuMs, cpuPerRecord, type Row, row } from '../stats.js';
 import { baseUrl, type CaseInput, type CaseOutput, expectComplete } from './context.js';
 
 export const PAGING = { variant: 1, total: 20_000, pageSize: 500, latencyMs: 50, concurrency: 4 };
@@ -25,13 +26,6 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
   const agent = passThroughAgent(concurrency);
   const bodies = await rawBodies(agent, fastUrl, total, pageSize);
   const opts = { pageSize, concurrency };
-  // The hand-written client's CPU first, in this process before our server holds anything:
-  // measured after, it paid for collecting the heap our held results had grown (3.6-8.8 us
-  // a record in one run, against 3.6-4.3 alone).
-  for (let i = 0; i < 2; i++) await passThroughReport(agent, fastUrl, opts);
-  const handCpu: number[] = [];
-  for (let run = 0; run < input.runs; run++)
-    handCpu.push(await cpuPerRecord(total, () => passThroughReport(agent, fastUrl, opts)));
   const slow = await startOurs(slowUrl, env);
   const fast = await startOurs(fastUrl, env);
   try {
@@ -43,10 +37,10 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
     const handMs: number[] = [];
     const seqMs: number[] = [];
     const oursCpu: number[] = [];
+    const handCpu: number[] = [];
     const parseCpu: number[] = [];
     const cpuRatio: number[] = [];
     const cpuHandRatio: number[] = [];
-    const handMedian = median(handCpu);
     for (let run = 0; run < input.runs; run++) {
       let t = performance.now();
       if ((await passThroughReport(agent, slowUrl, opts)) !== total) throw new Error('pass-through: short');
@@ -61,9 +55,12 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
       oursMs.push(ours);
       ratio.push(ours / hand);
 
-      const ourUs = await cpuPerRecord(total, async () => expectComplete(await fast.report(), total));
+      // The hand-written client in a process of its own (see bench/hand-cpu.ts), then ours.
+      const handUs = await handCpuPerRecord({ url: fastUrl, total, pageSize, concurrency, repeats: CPU_REPEATS });
+      const ourUs = await cpuPerRecord(total, CPU_REPEATS, async () => expectComplete(await fast.report(), total));
+      handCpu.push(handUs);
       oursCpu.push(ourUs);
-      cpuHandRatio.push(ourUs / handMedian);
+      cpuHandRatio.push(ourUs / handUs);
       const c = process.cpuUsage();
       for (let i = 0; i < CPU_REPEATS; i++) for (const b of bodies) JSON.parse(b);
       const parseUs = (cpuMs(c) * 1000) / (total * CPU_REPEATS);
@@ -80,7 +77,6 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
       row(c1, 'pass-through CPU per record, 0 ms', 'us', handCpu),
       row(c1, 'JSON.parse per record', 'us', parseCpu),
       row(c1, 'ours CPU / JSON.parse, per record', 'x', cpuRatio),
-      // Each of our runs against the median of the hand-written client's.
       row(c1, 'ours CPU / hand-written, per record', 'x', cpuHandRatio, 2),
     ];
     return { rows };
@@ -89,22 +85,6 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
     await fast.close();
     await agent.close();
   }
-}
-
-/** Pause after a timed stretch, inside it: the collector's threads finish what that
- *  stretch left them, and it is counted there, not in the next one. */
-const SETTLE_MS = 250;
-
-/**
- * Process CPU (every thread: the collector's too) per record of CPU_REPEATS reports: one
- * report is ~0.2 s of CPU, and a single major GC falling inside or outside it moved
- * one-report samples by +-30%.
- */
-async function cpuPerRecord(total: number, report: () => Promise<unknown>): Promise<number> {
-  const c = process.cpuUsage();
-  for (let i = 0; i < CPU_REPEATS; i++) await report();
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return (cpuMs(c) * 1000) / (total * CPU_REPEATS);
 }
 
 /** The page bodies as text, for timing JSON.parse alone. */
