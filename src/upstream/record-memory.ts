@@ -24,7 +24,8 @@ const SLOT = 8;
 const STRING_HEADER = 16;
 const HEAP_NUMBER = 16;
 /** JSON.parse (V8) interns the texts of up to this many characters it makes: every copy of
- *  such a text in any page is one string already (test/upstream/record-memory.test.ts). */
+ *  such a text in any page is one string already (test/results/store-memory.test.ts checks
+ *  it against the heap). */
 export const INTERNED_MAX = 10;
 /** Strings up to this length are shared through the table: longer ones rarely repeat. */
 const SHARED_MAX_LENGTH = 40;
