@@ -93,7 +93,7 @@ export class Compactor {
 
   /** Counts a string held as it is (not through the table): one the caller shares itself. */
   string(s: string): void {
-    this.bytes += stringBytes(s.length, isWide(s));
+    this.text(s, isWide(s));
   }
 
   /** The same, for a caller that knows whether `s` has a character beyond Latin-1. */

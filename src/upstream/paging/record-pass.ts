@@ -178,22 +178,8 @@ export class RecordPass {
   private deferredValue(f: FieldValues, v: unknown, hash: number): unknown {
     let held: unknown = KEEP;
     if (typeof v === 'string') {
-      const interned = v.length <= INTERNED_MAX && this.counting;
-      if (v.charCodeAt(0) === 47 /* '/' */ && v.startsWith('/Date(')) {
-        const decoded = decodeServiceDate(v);
-        if (decoded === undefined) {
-          this.noteUndecoded(v);
-          if (!interned) this.memory.text(v, lastTextWide());
-        } else {
-          held = decoded;
-          f.decodedDates = true;
-          f.dateForms |= dateForm(v);
-          if (decoded !== null) this.memory.text(decoded, false);
-        }
-      } else {
-        if (!interned) this.memory.text(v, lastTextWide());
-        f.plainTexts = true;
-      }
+      const decoded = this.heldText(f, v, !(v.length <= INTERNED_MAX && this.counting));
+      if (decoded !== undefined && decoded !== v) held = decoded;
     }
     if (this.counting) f.defer(held === KEEP ? v : held, hash);
     return held;
@@ -203,24 +189,36 @@ export class RecordPass {
    *  decoded) and its bytes counted. */
   private newText(f: FieldValues, v: string, hash: number): number {
     if (v.length > INTERNED_MAX) f.sharesTexts = true;
+    const held = this.heldText(f, v, true);
+    if (held !== undefined) return f.add(v, held, hash);
+    f.undecodable ??= new Set();
+    f.undecodable.add(f.keys.length);
+    return f.add(v, v, hash);
+  }
+
+  /**
+   * What a record holds for the text `v` of field `f`: `v` itself, or a date decoded (null
+   * for DateTime.MinValue), the field's flags set; undefined for a date that cannot be
+   * decoded (noted, held as sent). The text's bytes are counted when `countSent`; a decoded
+   * date's always (a new string).
+   */
+  private heldText(f: FieldValues, v: string, countSent: boolean): string | null | undefined {
     if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
-      this.memory.text(v, lastTextWide());
+      if (countSent) this.memory.text(v, lastTextWide());
       f.plainTexts = true;
-      return f.add(v, v, hash);
+      return v;
     }
     const decoded = decodeServiceDate(v);
     if (decoded === undefined) {
-      f.undecodable ??= new Set();
-      f.undecodable.add(f.keys.length);
       this.noteUndecoded(v);
-      this.memory.text(v, lastTextWide());
-      return f.add(v, v, hash);
+      if (countSent) this.memory.text(v, lastTextWide());
+      return undefined;
     }
     f.decodedDates = true;
     f.dateForms |= dateForm(v);
     // A decoded date is ASCII.
     if (decoded !== null) this.memory.text(decoded, false);
-    return f.add(v, decoded, hash);
+    return decoded;
   }
 
   private noteUndecoded(sent: string): void {

@@ -63,8 +63,9 @@ export class FieldValues {
   /** Values found in the table since the page began, and how many it held then. */
   found = 0;
   private keysAtPage = 0;
-  /** Whether its texts are shared (some longer than INTERNED_MAX, or decoded dates): such
-   *  a field is not deferred, whose values would then be held once per record. */
+  /** Whether its texts are shared (some longer than INTERNED_MAX, as every date text of
+   *  more than one digit is): such a field is not deferred, whose values would then be held
+   *  once per record. */
   sharesTexts = false;
 
   constructor(
@@ -182,8 +183,6 @@ export class FieldValues {
     this.values = this.keys;
     this.counts = new Int32Array(16);
     this.undecodable = undefined;
-    if (this.deferred) this.deferred.length = 0;
-    this.pageStart = 0;
     this.found = 0;
     this.keysAtPage = 0;
   }
