@@ -1,4 +1,6 @@
+import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, test } from 'vitest';
+import { Limiter } from '../../src/upstream/limiter.js';
 import { gaps, mergeIntervals } from '../../src/upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
 import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
@@ -41,6 +43,42 @@ describe('paging', () => {
     expect(first.offset).toBe(0);
     expect(rest).toHaveLength(5);
     for (const r of rest) expect(r.at).toBeGreaterThanOrEqual(first.endedAt!);
+  });
+
+  test('the next window is requested before the page before it is walked', async () => {
+    // One request at a time: the order of requests and walks is then exact. undici announces
+    // each request as it is created, on its diagnostics channel, in this process.
+    const svc = await service({ total: 2345 });
+    const events: string[] = [];
+    const onCreate = (message: unknown) => {
+      const { path } = (message as { request: { path: string } }).request;
+      events.push(`request ${new URLSearchParams(path.slice(path.indexOf('?'))).get('Offset')}`);
+    };
+    diagnostics.subscribe('undici:request:create', onCreate);
+    try {
+      const onPage: FetchRequest['onPage'] = (offset, page) => {
+        events.push(`walk ${offset}`);
+        return page;
+      };
+      const out = await fetchReport(client(svc.url, { limiter: new Limiter(1) }), req({ onPage }));
+      expect(out.complete).toBe(true);
+      expect(seqs(out)).toEqual(range(0, 2345));
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', onCreate);
+    }
+    // Page 0 says how many there are: it is walked before the windows are planned.
+    expect(events).toEqual([
+      'request 0',
+      'walk 0',
+      'request 500',
+      'request 1000',
+      'walk 500',
+      'request 1500',
+      'walk 1000',
+      'request 2000',
+      'walk 1500',
+      'walk 2000',
+    ]);
   });
 
   test('an Item report pages the same', async () => {

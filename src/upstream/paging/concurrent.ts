@@ -2,8 +2,12 @@
  * Strategy "concurrent by Offset": TotalRecords is known, so every missing window up to the
  * cap is requested at once; the client's process-wide limiter bounds how many are in flight.
  */
+import type { PageAnswer } from '../client.js';
 import { gaps, type Interval, mergeIntervals, windows } from './intervals.js';
 import type { PageWalk } from './walk.js';
+
+/** A window's page, or the error its request failed with. */
+type Answer = { page: PageAnswer } | { error: unknown };
 
 export async function fetchConcurrently(
   walk: PageWalk,
@@ -19,26 +23,83 @@ export async function fetchConcurrently(
   // Workers take windows in offset order, as many at once as the client sends requests, so a
   // window is only requested while the records have not been seen to end before it.
   const queue = [...plan];
-  const worker = async () => {
+  const take = (): Interval | undefined => {
     for (let interval = queue.shift(); interval; interval = queue.shift()) {
-      if (walk.endSeen !== undefined && interval.offset >= walk.endSeen) {
-        walk.skip(interval);
-        continue;
-      }
-      try {
-        const page = await walk.get(interval);
-        if (page.totalRecords !== null && page.totalRecords !== total && !walk.inconsistent) {
-          walk.noteInconsistent(
-            `TotalRecords changed from ${total} to ${page.totalRecords} between pages: the data changed while it was read, ` +
-              'so records may be missing or repeated; run the report again.',
-          );
-        }
-        walk.accept(interval, page.records, total, true, page.responseRecords);
-      } catch (err) {
-        walk.fail(interval, err);
-      }
+      if (walk.endSeen === undefined || interval.offset < walk.endSeen) return interval;
+      walk.skip(interval);
     }
+    return undefined;
+  };
+  // A worker requests its next window as soon as a page has arrived, and walks the page once
+  // the answers already waiting have been read: a request never waits behind the walk of a
+  // page (the walk is the larger part of a page's CPU; at 50 ms a request, ours took 1.13x
+  // the hand-written client's time walking first, 1.08x so). A page that set endSeen may
+  // thus be followed by one more request per worker, answered empty and noted as before.
+  const worker = async () => {
+    let interval = take();
+    let answer = interval && request(walk, interval);
+    let walked: Promise<Thrown> = Promise.resolve(undefined);
+    while (interval && answer) {
+      const got = await answer;
+      const current = interval;
+      interval = take();
+      answer = interval && request(walk, interval);
+      await rethrow(walked);
+      walked = afterWaitingIo(() => keep(walk, current, got, total));
+    }
+    await rethrow(walked);
   };
   await Promise.all(Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker));
   return total;
+}
+
+/** The window's answer; never rejects (it is awaited only once the page before is walked). */
+function request(walk: PageWalk, interval: Interval): Promise<Answer> {
+  return walk.get(interval).then(
+    (page) => ({ page }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/** A page answered for `interval` accepted, or its failure noted (a cancellation rethrown). */
+function keep(walk: PageWalk, interval: Interval, got: Answer, total: number): void {
+  if ('error' in got) {
+    walk.fail(interval, got.error);
+    return;
+  }
+  const { page } = got;
+  try {
+    if (page.totalRecords !== null && page.totalRecords !== total && !walk.inconsistent) {
+      walk.noteInconsistent(
+        `TotalRecords changed from ${total} to ${page.totalRecords} between pages: the data changed while it was read, ` +
+          'so records may be missing or repeated; run the report again.',
+      );
+    }
+    walk.accept(interval, page.records, total, true, page.responseRecords);
+  } catch (err) {
+    walk.fail(interval, err);
+  }
+}
+
+/** What a step threw, held until its worker looks (a rejection nobody awaits yet would be
+ *  reported as unhandled). */
+type Thrown = { error: unknown } | undefined;
+
+/** Runs `step` after the I/O the event loop has waiting (setImmediate). */
+function afterWaitingIo(step: () => void): Promise<Thrown> {
+  return new Promise((resolve) => {
+    setImmediate(() => {
+      try {
+        step();
+        resolve(undefined);
+      } catch (error) {
+        resolve({ error });
+      }
+    });
+  });
+}
+
+async function rethrow(step: Promise<Thrown>): Promise<void> {
+  const thrown = await step;
+  if (thrown) throw thrown.error;
 }
