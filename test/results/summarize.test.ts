@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderResult } from '../../src/presentation/report-text.js';
 import { runQuery } from '../../src/results/query.js';
 import { summarize } from '../../src/results/summarize.js';
+import { toInstant } from '../../src/results/values.js';
+import { decodeServiceDate, encodeServiceDate } from '../../src/upstream/service-date.js';
 import { cents, coupons, generateCoupons } from './fixtures.js';
 
 describe('summarize', () => {
@@ -65,6 +67,33 @@ describe('summarize', () => {
     expect(d.max).toBe('2026-11-30T22:00:00.000Z');
     expect(d.min).toBe('2026-10-31T12:00:00.000Z');
     expect(s.fields.VndIssueDt.nulls).toBe(1);
+  });
+
+  it('finds the earliest and latest of decoded dates in many offsets and of other layouts, as instants', () => {
+    // Dates as the service's are decoded (each offset its own layout), mixed with other ISO
+    // forms; the answer is checked against every value parsed and compared.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const offsets = [0, 780, 570, -300, -570, 345, 60];
+    const values: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const ms = Date.UTC(2026, 5, 1) + next(2 * 86_400) * 1000 + next(1000);
+      values.push(decodeServiceDate(encodeServiceDate(ms, offsets[next(offsets.length)])) as string);
+    }
+    const range = (texts: string[]) => {
+      const profile = summarize(texts.map((At) => ({ At }))).fields.At;
+      const byInstant = [...texts].sort((a, b) => (toInstant(a) as number) - (toInstant(b) as number));
+      expect(profile).toMatchObject({ kind: 'date', min: byInstant[0], max: byInstant.at(-1) });
+      return [profile.min, profile.max];
+    };
+    // Read as text, the earliest and latest are others: the offsets must be told apart.
+    const byText = [...values].sort();
+    expect(range(values)).not.toEqual([byText[0], byText.at(-1)]);
+    values.push('2025-12-31', '2026-12-31T23:59', '2025-12-31T23:00:00+0100', '2027-01-01T08:30:00.000+09:00');
+    expect(range(values)).toEqual(['2025-12-31', '2026-12-31T23:59']);
   });
 
   it('counts missing, null and empty as nulls; lists empty-everywhere fields once', () => {
