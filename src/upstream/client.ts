@@ -5,6 +5,7 @@ import { readBody } from './body-text.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
 import { budgetError, errorFromStatus, type HttpAnswer, malformedBody, networkError, timeoutError } from './failure.js';
+import { parseInPieces } from './json-pieces.js';
 import type { ConcurrencyLimit } from './limiter.js';
 import { buildUrl, pageQuery } from './request.js';
 import { HEADER_SIGNATURE, signedHeaders } from './sign.js';
@@ -225,21 +226,34 @@ export class UpstreamClient {
       return Array.isArray(v) ? v[0] : v;
     };
     this.echoes.remember(headers[HEADER_SIGNATURE]);
-    const bodyText = await readBody(res.body, (bytes) => this.echoes.text(bytes));
-    let json: unknown;
-    try {
-      json = JSON.parse(bodyText);
-    } catch {
-      json = undefined;
-    }
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const body = await readBody(res.body, (bytes) => this.bodyOf(bytes, ok));
     return {
       status: res.statusCode,
       contentType: header('content-type') ?? '',
       date: header('date'),
       retryAfter: header('retry-after'),
-      bodyText,
-      json,
+      ...body,
     };
+  }
+
+  /**
+   * A body's JSON (undefined when it is not JSON) and its text, redacted of every echo. A
+   * large successful page that holds nothing to redact is parsed in pieces and has no text
+   * (json-pieces.ts): only failures read it.
+   */
+  private bodyOf(bytes: Buffer, ok: boolean): { bodyText?: string; json: unknown } {
+    const mayHoldEcho = this.echoes.mayHoldEcho(bytes);
+    if (ok && !mayHoldEcho) {
+      const json = parseInPieces(bytes);
+      if (json !== undefined) return { json };
+    }
+    const bodyText = this.echoes.text(bytes, mayHoldEcho);
+    try {
+      return { bodyText, json: JSON.parse(bodyText) };
+    } catch {
+      return { bodyText, json: undefined };
+    }
   }
 
   private agent(): Promise<Dispatcher> {

@@ -47,12 +47,13 @@ export class EchoRedactor {
    * several times faster than one over the text): a body holding no secret and nothing a
    * signature could end with is decoded and that is all.
    */
-  text(bytes: Buffer): string {
+  text(bytes: Buffer, mayHold = this.mayHoldEcho(bytes)): string {
     const text = utf8(bytes);
-    return this.mayHoldEcho(bytes) ? this.redact(text) : text;
+    return mayHold ? this.redact(text) : text;
   }
 
-  private mayHoldEcho(bytes: Buffer): boolean {
+  /** Whether the bytes may hold a secret or a remembered signature in any form. */
+  mayHoldEcho(bytes: Buffer): boolean {
     if (this.signatures.size > 0 && TERMINATOR_BYTES.some((t) => bytes.includes(t))) return true;
     // A secret of under 4 characters is never redacted (errors.ts, redact).
     return this.secretForms.some((s) => s.length >= 4 && bytes.includes(s));

@@ -14,7 +14,9 @@ export interface HttpAnswer {
   /** The `Date` header of the response, if any. */
   date?: string;
   retryAfter?: string;
-  bodyText: string;
+  /** The body as text; absent only when a large successful page was parsed in pieces
+   *  (json-pieces.ts), which nothing reads the text of. */
+  bodyText?: string;
   /** The parsed body, when it was JSON. */
   json?: unknown;
 }
@@ -26,7 +28,7 @@ export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, sec
     ? ` The service said: ${serviceWords(envelopeError)}`
     : answer.json !== undefined
       ? ''
-      : answer.bodyText.trim() === ''
+      : (answer.bodyText ?? '').trim() === ''
         ? ' The body was empty.'
         : ` The body (${answer.contentType || 'no content type'}) begins: ${bodySnippet(answer, secrets)}`;
   const details = { status, path, upstreamMessage: envelopeError };
@@ -142,7 +144,9 @@ export function formatDuration(ms: number): string {
 }
 
 function bodySnippet(answer: HttpAnswer, secrets: readonly string[]): string {
-  const text = oneLine(redact(answer.bodyText, secrets).slice(0, 200)).replace(/\s+/g, ' ').trim();
+  const text = oneLine(redact(answer.bodyText ?? '', secrets).slice(0, 200))
+    .replace(/\s+/g, ' ')
+    .trim();
   return text ? `'${text}'` : '(empty body)';
 }
 
