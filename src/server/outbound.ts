@@ -37,8 +37,21 @@ export function boundMessage(message: JSONRPCMessage): JSONRPCMessage {
     out = { ...out, error: { ...error, message: cutEchoes(error.message) } };
   }
   const result = out.result as Record<string, unknown> | undefined;
-  if (result && typeof result === 'object') out = { ...out, result: boundResult(result) };
-  if (byteLength(out) <= MAX_MESSAGE_BYTES) return out as JSONRPCMessage;
+  if (result && typeof result === 'object') out = { ...out, result: boundTexts(result) };
+  // Nearly every message is short: one of at most MAX_TEXT_CHARS characters of JSON holds no
+  // longer text or structuredContent, and is under MAX_MESSAGE_BYTES even at 3 bytes of UTF-8
+  // a character. One serialisation, where every tool result took two.
+  const json = JSON.stringify(out);
+  if (json.length <= MAX_TEXT_CHARS) return out as JSONRPCMessage;
+  let bytes = Buffer.byteLength(json);
+  if (result && typeof result === 'object') {
+    const bounded = boundStructured(out.result as Record<string, unknown>);
+    if (bounded !== out.result) {
+      out = { ...out, result: bounded };
+      bytes = byteLength(out);
+    }
+  }
+  if (bytes <= MAX_MESSAGE_BYTES) return out as JSONRPCMessage;
   for (const cap of CAPS) {
     out = capStrings(out, cap) as Record<string, unknown>;
     if (byteLength(out) <= MESSAGE_TARGET_BYTES) return out as JSONRPCMessage;
@@ -46,24 +59,24 @@ export function boundMessage(message: JSONRPCMessage): JSONRPCMessage {
   return tooBig(out, byteLength(message)) as JSONRPCMessage;
 }
 
-/** A tool result: texts and structuredContent within MAX_TEXT_CHARS; error texts without echoes. */
-function boundResult(result: Record<string, unknown>): Record<string, unknown> {
-  if (Array.isArray(result.contents)) return result; // resources/read: pages are bounded by bytes
-  let out = result;
-  if (Array.isArray(out.content)) {
-    out = {
-      ...out,
-      content: out.content.map((c: Record<string, unknown>) =>
-        c && c.type === 'text' && typeof c.text === 'string'
-          ? { ...c, text: withoutControls(cutText(out.isError ? cutEchoes(c.text) : c.text, MAX_TEXT_CHARS)) }
-          : c,
-      ),
-    };
-  }
-  if (out.structuredContent !== undefined && JSON.stringify(out.structuredContent).length > MAX_TEXT_CHARS) {
-    out = { ...out, structuredContent: shrinkStructured(out.structuredContent) };
-  }
-  return out;
+/** A tool result's texts within MAX_TEXT_CHARS, without controls; error texts without echoes. */
+function boundTexts(result: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(result.contents) || !Array.isArray(result.content)) return result; // resources/read: pages are bounded by bytes
+  return {
+    ...result,
+    content: result.content.map((c: Record<string, unknown>) =>
+      c && c.type === 'text' && typeof c.text === 'string'
+        ? { ...c, text: withoutControls(cutText(result.isError ? cutEchoes(c.text) : c.text, MAX_TEXT_CHARS)) }
+        : c,
+    ),
+  };
+}
+
+/** A tool result's structuredContent within MAX_TEXT_CHARS of JSON. */
+function boundStructured(result: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(result.contents) || result.structuredContent === undefined) return result;
+  if (JSON.stringify(result.structuredContent).length <= MAX_TEXT_CHARS) return result;
+  return { ...result, structuredContent: shrinkStructured(result.structuredContent) };
 }
 
 /** Cuts long strings, then long lists (from the end), until the JSON fits MAX_TEXT_CHARS. */
