@@ -14,8 +14,8 @@
  * as before, which also words any error.
  */
 
-/** Bytes of a piece's text: at most 128 KB once decoded, even as two-byte text, with the
- *  head and the tail of the envelope parsed together. */
+/** Bytes of a piece's text: under 128 KB once decoded, even as two-byte text; the head and
+ *  the tail of the envelope, parsed together, are too when their text is one-byte. */
 export const PIECE_BYTES = 48 * 1024;
 
 const QUOTE = 0x22;
