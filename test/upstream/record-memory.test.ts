@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/upstream/paging/fingerprint.js';
 import { RecordPass } from '../../src/upstream/paging/record-pass.js';
-import { type FieldTally, FieldValues } from '../../src/upstream/paging/value-counts.js';
+import { type FieldTally, FieldValues, firstCodes } from '../../src/upstream/paging/value-counts.js';
 import { Compactor, compactRecords, objectBytes, stringBytes } from '../../src/upstream/record-memory.js';
 
 /** A tally as plain lists (its counts are a typed array, perhaps a view of the field's). */
@@ -168,19 +168,26 @@ describe('the one walk of an accepted record', () => {
 });
 
 describe("a field's table of values", () => {
-  it('tells apart values that share a hash, and finds every value again after growing', () => {
-    const f = new FieldValues('F', 0);
-    const put = (v: unknown, hash: number) => {
-      const code = f.find(v, hash);
-      return code >= 0 ? code : f.add(v, v, hash);
-    };
-    // Three values under one hash, then enough others to grow the table several times.
-    expect(['a', 'b', 'c'].map((v) => put(v, 7))).toEqual([0, 1, 2]);
-    for (let i = 0; i < 5000; i++) expect(put(`v${i}`, i * 7919)).toBe(3 + i);
-    expect(
-      ['a', 'b', 'c', 'v0', 'v4999'].map((v) => f.find(v, v.length === 1 ? 7 : Number(v.slice(1)) * 7919)),
-    ).toEqual([0, 1, 2, 3, 5002]);
-    expect(f.find('d', 7)).toBe(-1);
-    expect(f.find(7, 7)).toBe(-1);
+  it('is first sized for the first page, within 16 and 128 values', () => {
+    expect([0, 1, 16, 17, 100, 128, 129, 500].map(firstCodes)).toEqual([16, 16, 16, 32, 128, 128, 128, 128]);
   });
+
+  it.each([16, 128])(
+    'tells apart values that share a hash, and finds every value again after growing (first %i)',
+    (codes) => {
+      const f = new FieldValues('F', 0, codes);
+      const put = (v: unknown, hash: number) => {
+        const code = f.find(v, hash);
+        return code >= 0 ? code : f.add(v, v, hash);
+      };
+      // Three values under one hash, then enough others to grow the table several times.
+      expect(['a', 'b', 'c'].map((v) => put(v, 7))).toEqual([0, 1, 2]);
+      for (let i = 0; i < 5000; i++) expect(put(`v${i}`, i * 7919)).toBe(3 + i);
+      expect(
+        ['a', 'b', 'c', 'v0', 'v4999'].map((v) => f.find(v, v.length === 1 ? 7 : Number(v.slice(1)) * 7919)),
+      ).toEqual([0, 1, 2, 3, 5002]);
+      expect(f.find('d', 7)).toBe(-1);
+      expect(f.find(7, 7)).toBe(-1);
+    },
+  );
 });

@@ -77,9 +77,9 @@ export class RecordPass {
   /** `counting`: count every top-level value for the summary (see ValueCounts). */
   constructor(readonly counting = false) {}
 
-  /** Before the records of a page. */
-  beginPage(): void {
-    this.values.beginPage();
+  /** Before the `records` records of a page. */
+  beginPage(records = 0): void {
+    this.values.beginPage(records);
   }
 
   /** After the last page: the deferred values counted, and their bytes (see memory). */

@@ -24,6 +24,21 @@ const NEW_PER_FOUND = 3;
  *  lists stay a bounded working set, and each settling is still one table at a time. */
 const SETTLE_EVERY = 16_384;
 
+/** Codes a field's table holds before it first grows: the first page's record count (a page
+ *  holds no more distinct values than records), within these bounds. A small report's tables
+ *  then never grow: a typed array of over 64 bytes is memory from the system, 2-10 us each
+ *  on the bench's machine, and a 100-record report's 25 fields grew each of theirs three
+ *  times (0.1-0.15 ms of a 2 ms call). */
+const FIRST_CODES_MIN = 16;
+const FIRST_CODES_MAX = 128;
+
+/** The codes a table first holds, for a first page of `records` records. */
+export function firstCodes(records: number): number {
+  let codes = FIRST_CODES_MIN;
+  while (codes < records && codes < FIRST_CODES_MAX) codes *= 2;
+  return codes;
+}
+
 /** Values of one field, each under a code: an open-addressing table keyed by the values'
  *  hashes, with the values and their counts in arrays indexed by code. */
 export class FieldValues {
@@ -31,8 +46,8 @@ export class FieldValues {
    *  side so that a probe reads one cache line; a power of two slots, at least twice the
    *  codes. A field of 20,000 distinct values has 64k slots: a lookup misses the CPU's
    *  caches, and the hash beside the code saved a second miss (docs/architecture.md). */
-  private slots = new Int32Array(2 * 32);
-  private shift = 32 - 5;
+  private slots: Int32Array;
+  private shift: number;
   /** The value as sent, per code (a date as its /Date(...)/ text): what a lookup compares.
    *  Once deferred, the value as held (see startDeferring). */
   keys: unknown[] = [];
@@ -40,7 +55,7 @@ export class FieldValues {
    *  DateTime.MinValue); until then each value is held as sent and this is `keys`. */
   values: unknown[] = this.keys;
   /** How often each code occurred. */
-  counts = new Int32Array(16);
+  counts: Int32Array;
   /** What can give one value two codes, which tally() then merges: a field holding decoded
    *  dates and either date texts in two forms that decode alike (`/Date(0)/` and
    *  `/Date(0+0000)/`, see dateForm in record-pass.ts) or plain texts (one may be written
@@ -72,7 +87,14 @@ export class FieldValues {
     readonly name: string,
     /** Its place in ValueCounts.fields. */
     readonly index: number,
-  ) {}
+    /** Codes the table holds before it first grows (a power of two; see firstCodes). */
+    private readonly codes = FIRST_CODES_MIN,
+  ) {
+    // Twice as many slots as codes, two numbers a slot.
+    this.slots = new Int32Array(4 * codes);
+    this.shift = 32 - Math.log2(2 * codes);
+    this.counts = new Int32Array(codes);
+  }
 
   /** The code of `sent`, whose hash is `hash`, or -1 when it is not held. */
   find(sent: unknown, hash: number): number {
@@ -177,11 +199,11 @@ export class FieldValues {
   }
 
   clear(): void {
-    this.slots = new Int32Array(2 * 32);
-    this.shift = 32 - 5;
+    this.slots = new Int32Array(4 * this.codes);
+    this.shift = 32 - Math.log2(2 * this.codes);
     this.keys = [];
     this.values = this.keys;
-    this.counts = new Int32Array(16);
+    this.counts = new Int32Array(this.codes);
     this.undecodable = undefined;
     this.found = 0;
     this.keysAtPage = 0;
@@ -221,6 +243,15 @@ export interface FieldTally {
 }
 
 /**
+ * (field index, code) of every value counted in a table since the page's beginPage(), for
+ * uncountPage(): one list for every fetch of the process, as the body buffers are (a new one
+ * per fetch cost 50 us of a small report). A page's walk, and its uncounting when masking
+ * or the pinned scope replace it, are one synchronous step (PageWalk.accept): no other
+ * fetch's page is walked in between.
+ */
+let log = new Int32Array(8192);
+
+/**
  * Every field's values for one fetch. Values are counted as the record pass meets them; a
  * page whose records are then replaced or dropped (masking, the pinned scope) is taken back
  * out with uncountPage(), so what is counted is exactly the pages kept as they were walked.
@@ -228,9 +259,10 @@ export interface FieldTally {
 export class ValueCounts {
   readonly fields: FieldValues[] = [];
   private readonly byName = new Map<string, FieldValues>();
-  /** (field index, code) of every value counted in a table since beginPage(). */
-  private log = new Int32Array(8192);
   private logged = 0;
+  /** Codes a new field's table first holds (set by the first page; see firstCodes). */
+  private codes = FIRST_CODES_MIN;
+  private pages = 0;
   /** Whether a record of the page being walked holds a list or an object at its top level:
    *  such values are not counted here (the summary profiles them itself). */
   pageHasNested = false;
@@ -241,16 +273,17 @@ export class ValueCounts {
   field(name: string): FieldValues {
     let f = this.byName.get(name);
     if (f === undefined) {
-      f = new FieldValues(name, this.fields.length);
+      f = new FieldValues(name, this.fields.length, this.codes);
       this.byName.set(name, f);
       this.fields.push(f);
     }
     return f;
   }
 
-  /** A page begins: a field whose values hardly repeated on the page before is deferred
-   *  from now on. */
-  beginPage(): void {
+  /** A page of `records` records begins: a field whose values hardly repeated on the page
+   *  before is deferred from now on. */
+  beginPage(records = 0): void {
+    if (this.pages++ === 0) this.codes = firstCodes(records);
     this.logged = 0;
     this.pageHasNested = false;
     for (const f of this.fields) {
@@ -261,14 +294,14 @@ export class ValueCounts {
 
   count(f: FieldValues, code: number): void {
     f.counts[code]++;
-    if (this.logged + 2 > this.log.length) this.log = grown(this.log, this.log.length * 2);
-    this.log[this.logged++] = f.index;
-    this.log[this.logged++] = code;
+    if (this.logged + 2 > log.length) log = grown(log, log.length * 2);
+    log[this.logged++] = f.index;
+    log[this.logged++] = code;
   }
 
   /** Takes back what the page walked since beginPage() counted. */
   uncountPage(): void {
-    for (let i = 0; i < this.logged; i += 2) this.fields[this.log[i]].counts[this.log[i + 1]]--;
+    for (let i = 0; i < this.logged; i += 2) this.fields[log[i]].counts[log[i + 1]]--;
     this.logged = 0;
     for (const f of this.fields) if (f.deferred !== undefined) f.deferred.length = f.pageStart;
   }

@@ -153,7 +153,7 @@ export class PageWalk {
   private checkIdentity(offset: number, records: Record<string, unknown>[]): void {
     let repeated = 0;
     let of: number | undefined;
-    this.pass.beginPage();
+    this.pass.beginPage(records.length);
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
