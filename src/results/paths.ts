@@ -53,11 +53,16 @@ export function listPaths(
   records: readonly Record<string, unknown>[],
   keep: (list: unknown[]) => boolean = () => true,
 ): string[] {
-  return collectPaths(records).filter((path) =>
-    records.some((r) => {
-      const v = valueAt(r, path);
-      return Array.isArray(v) && keep(v);
-    }),
+  // Only paths at which collectPaths met a list can hold one: records without lists are
+  // not read again, path by path.
+  const lists = pathsOf(records).lists;
+  return collectPaths(records).filter(
+    (path) =>
+      lists.has(path) &&
+      records.some((r) => {
+        const v = valueAt(r, path);
+        return Array.isArray(v) && keep(v);
+      }),
   );
 }
 
@@ -66,35 +71,53 @@ export function getPath(record: Record<string, unknown>, path: string): unknown 
 }
 
 const MAX_DEPTH = 4;
-const cache = new WeakMap<readonly object[], { length: number; paths: string[] }>();
+interface Paths {
+  length: number;
+  paths: string[];
+  /** The paths at which some record holds a list. */
+  lists: Set<string>;
+}
+const cache = new WeakMap<readonly object[], Paths>();
 
 /** Every field path present in the records (top level, nested objects, fields of list items),
  *  in first-seen order. Cached per records array while its length is unchanged. */
 export function collectPaths(records: readonly Record<string, unknown>[]): string[] {
-  const hit = cache.get(records);
-  if (hit && hit.length === records.length) return hit.paths;
-  const seen = new Set<string>();
-  for (const r of records) addPaths(r, '', 1, seen);
-  const paths = [...seen];
-  cache.set(records, { length: records.length, paths });
-  return paths;
+  return pathsOf(records).paths;
 }
 
-function addPaths(obj: Record<string, unknown>, prefix: string, depth: number, seen: Set<string>): void {
+function pathsOf(records: readonly Record<string, unknown>[]): Paths {
+  const hit = cache.get(records);
+  if (hit && hit.length === records.length) return hit;
+  const seen = new Set<string>();
+  const lists = new Set<string>();
+  for (const r of records) addPaths(r, '', 1, seen, lists);
+  const found = { length: records.length, paths: [...seen], lists };
+  cache.set(records, found);
+  return found;
+}
+
+function addPaths(
+  obj: Record<string, unknown>,
+  prefix: string,
+  depth: number,
+  seen: Set<string>,
+  lists: Set<string>,
+): void {
   for (const key in obj) {
     const path = prefix + key;
     seen.add(path);
-    if (depth >= MAX_DEPTH) continue;
     const v = obj[key];
     if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) lists.add(path);
+    if (depth >= MAX_DEPTH) continue;
     if (Array.isArray(v)) {
       for (const el of v) {
         if (el !== null && typeof el === 'object' && !Array.isArray(el)) {
-          addPaths(el as Record<string, unknown>, `${path}.`, depth + 1, seen);
+          addPaths(el as Record<string, unknown>, `${path}.`, depth + 1, seen, lists);
         }
       }
     } else {
-      addPaths(v as Record<string, unknown>, `${path}.`, depth + 1, seen);
+      addPaths(v as Record<string, unknown>, `${path}.`, depth + 1, seen, lists);
     }
   }
 }

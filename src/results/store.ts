@@ -232,6 +232,8 @@ export class ResultStore {
    * each result dropped lowers them by exactly what it held.
    */
   private fitBudget(keep: string): void {
+    // Nearly always within it: no list of every result held is made.
+    if (this.totalBytes <= this.maxBytes) return;
     for (const id of [...this.entries.keys()]) {
       if (this.totalBytes <= this.maxBytes) return;
       if (id !== keep) this.evict(id, 'budget');

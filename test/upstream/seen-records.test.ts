@@ -14,3 +14,10 @@ it('remembers the page offset of every fingerprint, through growth, 0 and 2^53 -
   expect(seen.getOrSet(7 + 2 ** 40, 5)).toBe(undefined);
   expect(seen.getOrSet(7 + 2 ** 40, 6)).toBe(5);
 });
+
+it('grows from the smallest table as from the default one', () => {
+  const small = new SeenRecords(1);
+  const ids = Array.from({ length: 5_000 }, (_, i) => i * 0x100000 + 3);
+  expect(ids.map((id, i) => small.getOrSet(id, i)).every((v) => v === undefined)).toBe(true);
+  expect(ids.map((id) => small.getOrSet(id, -1))).toEqual(ids.map((_, i) => i));
+});

@@ -7,10 +7,19 @@
  */
 export class SeenRecords {
   /** Fingerprints plus one (0 marks an empty slot, see key()). */
-  private keys = new Float64Array(1024);
+  private keys: Float64Array;
   /** Offset of the page each fingerprint came from. */
-  private offsets = new Float64Array(1024);
+  private offsets: Float64Array;
   private size = 0;
+
+  /** `expected`: records first expected (a fetch's first page), held before the table grows:
+   *  a 100-record report's table is 4 KB, not the 16 KB every fetch made. */
+  constructor(expected = 512) {
+    let slots = 64;
+    while (slots < 2 * expected) slots *= 2;
+    this.keys = new Float64Array(slots);
+    this.offsets = new Float64Array(slots);
+  }
 
   /** The offset of the page that carried `id` first; or, when none did, records `offset` for it. */
   getOrSet(id: number, offset: number): number | undefined {

@@ -37,8 +37,9 @@ export class PageWalk {
    * TotalRecords of 1e9 would otherwise plan thousands of empty pages).
    */
   endSeen: number | undefined;
-  /** Identity (hash of the record as sent) of every record accepted -> offset of its page. */
-  private readonly seen = new SeenRecords();
+  /** Identity (hash of the record as sent) of every record accepted -> offset of its page;
+   *  made for the first page's records. */
+  private seen: SeenRecords | undefined;
   /** Pages that carried records of other pages, and how many. */
   private readonly repeats: Array<{ offset: number; of: number; count: number }> = [];
   /** Pages that came back shorter than promised. */
@@ -154,10 +155,11 @@ export class PageWalk {
     let repeated = 0;
     let of: number | undefined;
     this.pass.beginPage(records.length);
+    const seen = (this.seen ??= new SeenRecords(records.length));
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
-      const where = this.seen.getOrSet(id, offset);
+      const where = seen.getOrSet(id, offset);
       // Set at once: a later record of this page identical to this one finds its own offset.
       if (where !== undefined && where !== offset) {
         repeated++;
