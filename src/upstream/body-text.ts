@@ -40,6 +40,10 @@ export async function readBody<T>(body: AsyncIterable<Uint8Array>, use: (bytes: 
 
 /** UTF-8 text of `bytes`, a leading byte order mark dropped (as TextDecoder does). */
 export function utf8(bytes: Buffer): string {
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return bytes.toString('utf8', bom ? 3 : 0);
+  return bytes.toString('utf8', bomLength(bytes));
+}
+
+/** Bytes of the UTF-8 byte order mark `bytes` begin with: 3, or 0 without one. */
+export function bomLength(bytes: Buffer): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }

@@ -14,6 +14,8 @@
  * as before, which also words any error.
  */
 
+import { bomLength } from './body-text.js';
+
 /** Bytes of a piece's text: under 128 KB once decoded, even as two-byte text; the head and
  *  the tail of the envelope, parsed together, are too when their text is one-byte. */
 export const PIECE_BYTES = 48 * 1024;
@@ -50,7 +52,7 @@ interface Cuts {
  * it runs and are as they were when it returns.
  */
 export function parseInPieces(bytes: Buffer, pieceBytes = PIECE_BYTES): unknown {
-  const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const start = bomLength(bytes);
   if (bytes.length - start <= 2 * pieceBytes) return undefined;
   const cuts = findCuts(bytes, start, pieceBytes);
   if (cuts === undefined || cuts.at.length < 2) return undefined;

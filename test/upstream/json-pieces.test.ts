@@ -139,6 +139,12 @@ describe('parseInPieces', () => {
   });
 });
 
+/** `body` answered by a service over HTTP, read through the client as one page of `records`. */
+async function largePage(body: string, records: number, envelope: 'item' | 'collection') {
+  const svc = await service({ total: records, fault: () => ({ status: 200, body, contentType: 'application/json' }) });
+  return client(svc.url).getPage({ path: '/Report', query: {}, offset: 0, limit: records, envelope });
+}
+
 describe('a large page through the client', () => {
   it('answers the records the service sent, nested and two-byte ones included', async () => {
     const records = Array.from({ length: 1_000 }, (_, i) => ({
@@ -156,14 +162,7 @@ describe('a large page through the client', () => {
       ResponseReport: { Item: records },
     });
     expect(Buffer.byteLength(body)).toBeGreaterThan(4 * PIECE_BYTES);
-    const svc = await service({ total: 1_000, fault: () => ({ status: 200, body, contentType: 'application/json' }) });
-    const page = await client(svc.url).getPage({
-      path: '/Report',
-      query: {},
-      offset: 0,
-      limit: 1_000,
-      envelope: 'item',
-    });
+    const page = await largePage(body, 1_000, 'item');
     expect(page.totalRecords).toBe(1_000);
     expect(page.records).toStrictEqual(records);
   });
@@ -174,14 +173,7 @@ describe('a large page through the client', () => {
       Debug: i === 350 ? 'request key test-secret-key' : `line ${'y'.repeat(200)}`,
     }));
     const body = JSON.stringify({ ResponseMetadata: { Success: true }, ResponseReport: records });
-    const svc = await service({ total: 700, fault: () => ({ status: 200, body, contentType: 'application/json' }) });
-    const page = await client(svc.url).getPage({
-      path: '/Report',
-      query: {},
-      offset: 0,
-      limit: 700,
-      envelope: 'collection',
-    });
+    const page = await largePage(body, 700, 'collection');
     expect(page.records).toHaveLength(700);
     expect(JSON.stringify(page.records)).not.toContain('test-secret-key');
     expect(page.records[350].Debug).toMatch(/^request key \S+$/);

@@ -46,8 +46,8 @@ export class FieldValues {
    *  side so that a probe reads one cache line; a power of two slots, at least twice the
    *  codes. A field of 20,000 distinct values has 64k slots: a lookup misses the CPU's
    *  caches, and the hash beside the code saved a second miss (docs/architecture.md). */
-  private slots: Int32Array;
-  private shift: number;
+  private slots!: Int32Array;
+  private shift!: number;
   /** The value as sent, per code (a date as its /Date(...)/ text): what a lookup compares.
    *  Once deferred, the value as held (see startDeferring). */
   keys: unknown[] = [];
@@ -55,7 +55,7 @@ export class FieldValues {
    *  DateTime.MinValue); until then each value is held as sent and this is `keys`. */
   values: unknown[] = this.keys;
   /** How often each code occurred. */
-  counts: Int32Array;
+  counts!: Int32Array;
   /** What can give one value two codes, which tally() then merges: a field holding decoded
    *  dates and either date texts in two forms that decode alike (`/Date(0)/` and
    *  `/Date(0+0000)/`, see dateForm in record-pass.ts) or plain texts (one may be written
@@ -90,10 +90,14 @@ export class FieldValues {
     /** Codes the table holds before it first grows (a power of two; see firstCodes). */
     private readonly codes = FIRST_CODES_MIN,
   ) {
-    // Twice as many slots as codes, two numbers a slot.
-    this.slots = new Int32Array(4 * codes);
-    this.shift = 32 - Math.log2(2 * codes);
-    this.counts = new Int32Array(codes);
+    this.emptyTables();
+  }
+
+  /** Tables for `codes` codes: twice as many slots, two numbers a slot. */
+  private emptyTables(): void {
+    this.slots = new Int32Array(4 * this.codes);
+    this.shift = 32 - Math.log2(2 * this.codes);
+    this.counts = new Int32Array(this.codes);
   }
 
   /** The code of `sent`, whose hash is `hash`, or -1 when it is not held. */
@@ -199,11 +203,9 @@ export class FieldValues {
   }
 
   clear(): void {
-    this.slots = new Int32Array(4 * this.codes);
-    this.shift = 32 - Math.log2(2 * this.codes);
+    this.emptyTables();
     this.keys = [];
     this.values = this.keys;
-    this.counts = new Int32Array(this.codes);
     this.undecodable = undefined;
     this.found = 0;
     this.keysAtPage = 0;
