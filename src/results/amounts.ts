@@ -26,8 +26,11 @@ const MONEY_NAME = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/
 export function moneyFields(report: string, paths: readonly string[], unnest?: string): MoneyFields {
   const def = findTransaction(report);
   const declared = fromDeclared(def?.answer.amounts ?? {}, paths, unnest);
-  // A published record type is declared whole; an unpublished one only as far as we know it.
-  if (def && def.record !== 'unpublished') return declared;
+  // A published record type is declared whole, but for a field it does not publish: one
+  // named as money beside a currency field (FareAmount by FareCurrency, or the record's
+  // CurrencyCode) is money whatever the catalog knew, never added across currencies. An
+  // unpublished one is declared as far as we know it.
+  if (def && def.record !== 'unpublished') return new Map([...guessed(paths, true), ...declared]);
   return new Map([...guessed(paths), ...declared]);
 }
 
@@ -47,21 +50,26 @@ function fromDeclared(
   return out;
 }
 
-/** Money by name, its currency the currency field sharing the longest prefix with it
- *  (FOPFare/FOPCurrency), else the one general Currency/CurrencyCode field of its object. */
-function guessed(paths: readonly string[]): MoneyFields {
+/**
+ * Money by name, its currency the currency field sharing the longest prefix with it
+ * (FOPFare/FOPCurrency), else the one general Currency/CurrencyCode field of its object.
+ * `statedOnly`: only the amounts that have a currency field.
+ */
+function guessed(paths: readonly string[], statedOnly = false): MoneyFields {
   const out = new Map<string, string | null>();
   const currencies = paths.filter((p) => CURRENCY_NAME.test(leafName(p)));
   for (const path of paths) {
     const name = leafName(path);
     if (!MONEY_NAME.test(name) || ID_LIKE.test(name) || CURRENCY_NAME.test(name)) continue;
     const siblings = currencies.filter((c) => parent(c) === parent(path));
-    out.set(path, currencyFor(name, siblings));
+    const currency = pairedCurrency(name, siblings) ?? genericCurrency(siblings);
+    if (currency || !statedOnly) out.set(path, currency);
   }
   return out;
 }
 
-function currencyFor(amount: string, siblings: readonly string[]): string | null {
+/** The currency field sharing the longest prefix (over one letter) with the amount's name. */
+function pairedCurrency(amount: string, siblings: readonly string[]): string | null {
   let best: string | null = null;
   let bestPrefix = 1;
   for (const c of siblings) {
@@ -70,8 +78,11 @@ function currencyFor(amount: string, siblings: readonly string[]): string | null
     while (i < amount.length && i < name.length && amount[i] === name[i]) i++;
     if (i > bestPrefix) [best, bestPrefix] = [c, i];
   }
-  if (best) return best;
-  // Otherwise only a general currency field: CreditCurrency says nothing about FOPFare.
+  return best;
+}
+
+/** The one general currency field, if any: CreditCurrency says nothing about FOPFare. */
+function genericCurrency(siblings: readonly string[]): string | null {
   const generic = siblings.filter((c) => /^(currency|currencycode)$/i.test(leafName(c)));
   return generic.length === 1 ? generic[0] : null;
 }

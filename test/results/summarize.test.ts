@@ -203,6 +203,40 @@ describe('amounts and their currencies', () => {
     expect(s.fields.NbrNights.currency).toBeUndefined();
   });
 
+  it('a published record: an undeclared amount beside a currency field is money, never added across', () => {
+    const rows = [
+      { FareAmount: 100, FareCurrency: 'NZD', RateAmount: 90, CurrencyCode: 'NZD', TaxAmount: 1 },
+      { FareAmount: 9000, FareCurrency: 'JPY', RateAmount: 8000, CurrencyCode: 'JPY', TaxAmount: 2 },
+      { FareAmount: 50.5, FareCurrency: 'NZD', RateAmount: 40, CurrencyCode: 'NZD', TaxAmount: 3.5 },
+    ];
+    // Air segments publish no money: FareAmount pairs with FareCurrency by its name, RateAmount
+    // with the record's general CurrencyCode.
+    const air = summarize(rows, { report: 'air_segments_by_date' });
+    expect(air.fields.FareAmount.sum).toBeUndefined();
+    expect(air.fields.FareAmount.sumByCurrency?.sums).toEqual([
+      { currency: 'NZD', sum: 150.5, count: 2, min: 50.5, max: 100 },
+      { currency: 'JPY', sum: 9000, count: 1, min: 9000, max: 9000 },
+    ]);
+    expect(air.fields.RateAmount.sum).toBeUndefined();
+    expect(air.fields.RateAmount.sumByCurrency?.field).toBe('CurrencyCode');
+    expect(air.fields.RateAmount.sumByCurrency?.sums.map((x) => [x.currency, x.sum])).toEqual([
+      ['NZD', 130],
+      ['JPY', 8000],
+    ]);
+    expect(air.fields.TaxAmount.sumByCurrency?.field).toBe('CurrencyCode');
+    // No currency field beside it: a number as the published record has it, summed.
+    const stateless = summarize(
+      rows.map(({ RateAmount }) => ({ RateAmount })),
+      { report: 'air_segments_by_date' },
+    );
+    expect(stateless.fields.RateAmount.sum).toBe(8130);
+    expect(stateless.fields.RateAmount.sumByCurrency).toBeUndefined();
+    // A declared amount keeps its declared currency (hotel segments: RateAmount by CurrencyCode).
+    const hotel = summarize(rows, { report: 'hotel_segments' });
+    expect(hotel.fields.RateAmount.sumByCurrency?.field).toBe('CurrencyCode');
+    expect(hotel.fields.FareAmount.sumByCurrency?.field).toBe('FareCurrency');
+  });
+
   it('renders per-currency sums', () => {
     const text = renderResult({
       report: 'hotel_segments',
