@@ -96,6 +96,9 @@ export function quote(text: string, max = 80): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\t]+/g;
+/** Any character CONTROL or LINE_BREAKS would change. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**
  * Text from the service (or a caller) as it may enter one line of our text: control
@@ -103,6 +106,8 @@ const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\t]+/g;
  * own (a fake `resultId:` or `Note:` line) nor drive a terminal.
  */
 export function oneLine(text: string): string {
+  // Nearly every text has none of them: one scan instead of two replaces.
+  if (!CONTROL_OR_BREAK.test(text)) return text;
   return text.replace(CONTROL, '').replace(LINE_BREAKS, ' ');
 }
 

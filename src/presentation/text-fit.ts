@@ -50,8 +50,14 @@ export function tableLine(cells: string[]): string {
 /** A value as one table cell: on one line, no '|', cut at `width` with its length. */
 export function textCell(value: unknown, width: number): string {
   if (value === undefined || value === null) return '';
-  return truncate(plain(value).replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
+  const text = plain(value);
+  // Printable ASCII without '|' or a run of spaces is its own cell: one scan, no replaces.
+  if (!CELL_WORK.test(text)) return text.length <= width ? text : truncate(text, width);
+  return truncate(text.replace(/\s+/g, ' ').replace(/\|/g, '/'), width);
 }
+
+/** A character outside printable ASCII, a '|', or two spaces: what textCell has to change. */
+const CELL_WORK = /[^\x20-\x7b\x7d\x7e]| {2}/;
 
 /** A value in words: dates shortened, an object as its values, a list as its items. */
 function plain(value: unknown, depth = 0): string {

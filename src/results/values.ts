@@ -121,8 +121,21 @@ export function isIdField(path: string): boolean {
 let numberFormat: Intl.NumberFormat | undefined;
 /** 1234567.891 -> '1,234,567.891'. */
 export function formatNumber(n: number): string {
+  // Whole numbers (nearly every count a text shows) are grouped here as Intl groups them:
+  // Intl takes 1-2 us a number, a hundred numbers in one report's text.
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return groupedInteger(n);
   numberFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
   return numberFormat.format(n);
+}
+
+/** -1234567 -> '-1,234,567'. */
+function groupedInteger(n: number): string {
+  const digits = String(Math.abs(n));
+  const sign = n < 0 ? '-' : '';
+  if (digits.length <= 3) return sign + digits;
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return sign + out;
 }
 
 /**

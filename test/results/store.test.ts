@@ -159,6 +159,26 @@ describe('ResultStore', () => {
     expect(store.list()).toEqual([]);
   });
 
+  it('expires every result past its TTL, however many, and none used since (update() is a use)', () => {
+    const { store, evicted, advance } = setup({ ttlMs: 60 * 60 * 1000 });
+    const old = Array.from({ length: 5 }, (_, i) => store.put(result(`old${i}`, 1)));
+    advance(30 * 60 * 1000);
+    const recent = store.put(result('recent', 1));
+    advance(29 * 60 * 1000);
+    store.update(old[2].id, { complete: false });
+    advance(2 * 60 * 1000);
+    expect(store.list().map((r) => r.report)).toEqual(['old2', 'recent']);
+    expect(evicted.map((e) => e.id)).toEqual([old[0].id, old[1].id, old[3].id, old[4].id]);
+    expect(store.get(recent.id).report).toBe('recent');
+  });
+
+  it('gives every result its own id, past the random bytes drawn at once', () => {
+    const { store } = setup();
+    const ids = Array.from({ length: 600 }, () => store.put(result('x', 1)).id);
+    expect(new Set(ids).size).toBe(600);
+    for (const id of ids) expect(id).toMatch(/^r_[A-Za-z0-9_-]{16}$/);
+  });
+
   it('update() replaces fields, recomputes size and summary, and counts against the budget', () => {
     const { store, advance, now } = setup();
     const r = store.put({ ...result('coupons', 0), records: coupons().slice(0, 5), complete: false, totalRecords: 12 });
