@@ -4,8 +4,11 @@ import { TRANSACTIONS } from '../catalog/transactions.js';
 import { reportResultSchema } from '../presentation/shapes.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
+import { lazy } from './lazy.js';
 import type { ToolExtra } from './progress.js';
 import type { Runtime } from './runtime.js';
+
+const reportCall = lazy(() => import('./report-call.js'));
 
 export const READ_ONLY_ANNOTATIONS = { readOnlyHint: true, openWorldHint: true, idempotentHint: true } as const;
 
@@ -31,7 +34,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         rt.secrets,
         rt.log,
         async (args: Record<string, unknown>, extra: ToolExtra) =>
-          (await import('./report-call.js')).callReport(rt, def, args, extra),
+          (await reportCall()).callReport(rt, def, args, extra),
         rt.redact.text,
       ),
     );

@@ -5,10 +5,12 @@ import { queryResultSchema, reportResultSchema } from '../presentation/shapes.js
 import { queryArgsShape } from '../results/query-schema.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
+import { lazy } from './lazy.js';
 import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
 
+const resultCalls = lazy(() => import('./result-calls.js'));
 const resultId = resultIdSchema('resultId from a report tool');
 // The report tools' controls, described for what they mean here.
 const continueControls = controlSchemas({
@@ -49,7 +51,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       annotations: { title: 'Query a report result', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },
       _meta: RESULT_VIEW_TOOL_META,
     },
-    guard('query_report', secrets, rt.log, async (args) => (await import('./result-calls.js')).queryResult(rt, args)),
+    guard('query_report', secrets, rt.log, async (args) => (await resultCalls()).queryResult(rt, args)),
   );
 
   server.registerTool(
@@ -68,7 +70,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       'continue_report',
       secrets,
       rt.log,
-      async (args, extra: ToolExtra) => (await import('./result-calls.js')).continueResult(rt, args, extra),
+      async (args, extra: ToolExtra) => (await resultCalls()).continueResult(rt, args, extra),
       rt.redact.text,
     ),
   );

@@ -4,6 +4,7 @@ import { errorFor } from '../catalog/controls.js';
 import { sqlResultSchema } from '../presentation/shapes.js';
 import { MAX_SQL_CHARS } from '../sql/statement-text.js';
 import { guard } from './boundary.js';
+import { lazy } from './lazy.js';
 import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { callSignal, type Runtime } from './runtime.js';
@@ -12,6 +13,8 @@ import { callSignal, type Runtime } from './runtime.js';
  * sql_query: one read-only SQLite statement over the caller's held results (docs/sql.md).
  * What a call does lives in sql-call.ts, loaded with the first call (as report-tools.ts does).
  */
+const sqlCall = lazy(() => import('./sql-call.js'));
+
 const sqlError = errorFor(
   'sql',
   () => `is not a statement of 1 to ${MAX_SQL_CHARS.toLocaleString('en-US')} characters`,
@@ -47,8 +50,7 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
       'sql_query',
       rt.secrets,
       rt.log,
-      async (args, extra: ToolExtra) =>
-        (await import('./sql-call.js')).sqlQuery(rt, args, callSignal(rt, extra.signal)),
+      async (args, extra: ToolExtra) => (await sqlCall()).sqlQuery(rt, args, callSignal(rt, extra.signal)),
       // An error may quote the statement, which may quote a traveller (REPORTS_REDACT_PII).
       rt.redact.text,
     ),

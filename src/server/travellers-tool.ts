@@ -5,10 +5,12 @@ import { quote } from '../errors.js';
 import { reportResultSchema } from '../presentation/shapes.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
+import { lazy } from './lazy.js';
 import type { ToolExtra } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
 
+const travellersCall = lazy(() => import('./travellers-call.js'));
 const TITLE = 'Travellers at a place';
 
 // Built once per process: every session's server registers this same schema (plain-schemas.ts).
@@ -43,7 +45,7 @@ export function registerTravellersTool(server: McpServer, rt: Runtime): void {
       'travellers_at',
       rt.secrets,
       rt.log,
-      async (args, extra: ToolExtra) => (await import('./travellers-call.js')).callTravellersAt(rt, args, extra),
+      async (args, extra: ToolExtra) => (await travellersCall()).callTravellersAt(rt, args, extra),
       rt.redact.text,
     ),
   );

@@ -1,0 +1,12 @@
+/**
+ * A module loaded with its first use and the same promise answered after: a tool's call code
+ * is loaded with the first call (start-up loads only schemas), and import() of a module
+ * already loaded still goes through the loader, about 15 us a call here.
+ */
+export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
