@@ -172,6 +172,42 @@ describe("a field's table of values", () => {
     expect([0, 1, 16, 17, 100, 128, 129, 500].map(firstCodes)).toEqual([16, 16, 16, 32, 128, 128, 128, 128]);
   });
 
+  it('keeps every value, code and count when room is reserved for a whole fetch', () => {
+    const f = new FieldValues('F', 0, 16);
+    const hashOf = (i: number) => Math.imul(i, 0x2c1b3c6d);
+    for (let i = 0; i < 100; i++) {
+      const code = f.add(`v${i}`, `v${i}`, hashOf(i));
+      f.counts[code] += i + 1;
+      expect(f.find(`v${i + 1}`, hashOf(i + 1))).toBe(-1);
+    }
+    f.reserve(50_000);
+    for (let i = 0; i < 100; i++) expect([f.find(`v${i}`, hashOf(i)), f.counts[i]]).toEqual([i, i + 1]);
+    for (let i = 100; i < 5000; i++) {
+      expect(f.find(`v${i}`, hashOf(i))).toBe(-1);
+      expect(f.add(`v${i}`, `v${i}`, hashOf(i))).toBe(i);
+    }
+    expect([f.find('v0', hashOf(0)), f.find('v4999', hashOf(4999)), f.counts[99]]).toEqual([0, 4999, 100]);
+  });
+
+  it('counts a fetch alike whether it expects its records or not (a field unique on page one reserves)', () => {
+    const walk = (expected: number | undefined) => {
+      const pass = new RecordPass(true);
+      for (let page = 0; page < 6; page++) {
+        pass.beginPage(500, expected);
+        for (let i = 0; i < 500; i++) {
+          const n = page * 500 + i;
+          pass.record({ Id: `id${n}`, Cat: `c${n % 7}`, Amount: n % 1000 });
+        }
+      }
+      pass.finish();
+      return pass.values.fields.map((f) => plain(pass.values.tally(f)));
+    };
+    const reserved = walk(3000);
+    expect(reserved).toEqual(walk(undefined));
+    expect(reserved[0].values.length).toBe(3000);
+    expect(reserved[1].counts).toEqual([429, 429, 429, 429, 428, 428, 428]);
+  });
+
   it.each([16, 128])(
     'tells apart values that share a hash, and finds every value again after growing (first %i)',
     (codes) => {

@@ -77,9 +77,9 @@ export class RecordPass {
   /** `counting`: count every top-level value for the summary (see ValueCounts). */
   constructor(readonly counting = false) {}
 
-  /** Before the `records` records of a page. */
-  beginPage(records = 0): void {
-    this.values.beginPage(records);
+  /** Before the `records` records of a page, of a fetch expecting `expected` in all. */
+  beginPage(records = 0, expected = records): void {
+    this.values.beginPage(records, expected);
   }
 
   /** After the last page: the deferred values counted, and their bytes (see memory). */

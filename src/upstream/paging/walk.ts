@@ -124,7 +124,7 @@ export class PageWalk {
         `The page at Offset ${interval.offset} says ResponseRecords ${responseRecords} but carries ${records.length} records.`,
       );
     }
-    this.checkIdentity(interval.offset, kept);
+    this.checkIdentity(interval.offset, kept, total === null ? kept.length : Math.min(total, this.req.maxRecords));
     const { pass } = this;
     const counted = pass.counting ? { nested: pass.values.pageHasNested } : undefined;
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept, counted) : kept;
@@ -151,11 +151,13 @@ export class PageWalk {
    * answered overlapping or repeated windows: the result cannot be complete. Identical records
    * within one page are the service's own and are kept as they are.
    */
-  private checkIdentity(offset: number, records: Record<string, unknown>[]): void {
+  private checkIdentity(offset: number, records: Record<string, unknown>[], expected: number): void {
     let repeated = 0;
     let of: number | undefined;
-    this.pass.beginPage(records.length);
-    const seen = (this.seen ??= new SeenRecords(records.length));
+    this.pass.beginPage(records.length, expected);
+    // Sized for the records the fetch expects: a table that doubles its way up to 20,000
+    // records puts every fingerprint again six times.
+    const seen = (this.seen ??= new SeenRecords(Math.max(expected, records.length)));
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
