@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBody, utf8 } from '../../src/upstream/body-text.js';
 import { EchoRedactor } from '../../src/upstream/echoes.js';
@@ -41,6 +42,25 @@ describe('secrets echoed by the service', () => {
       expect(echoes.text(Buffer.from(bodies.at(-3) as string))).toBe('{"Message":"signed [redacted] seen"}');
     });
   }
+});
+
+describe('the byte search that lets a body skip redaction', () => {
+  it("answers 'may hold an echo' exactly when a secret or a signature's last characters are in it", () => {
+    const key = 'k3y+/"=%AbCdEf0123\\x';
+    const echoes = new EchoRedactor([key]);
+    echoes.remember('QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWY=');
+    // What the search stands for: any form of the key, or any text a signature can end with.
+    const expected = (text: string) =>
+      echoed(key).some((form) => text.includes(form)) || ['=', '%3', '\\u003'].some((t) => text.includes(t));
+    const piece = fc.constantFrom('a', '=', '%', '%3', '3', '\\', '\\u', 'u003', '\\u003', '\\\\u003', 'é', '"', key);
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, (t) => echoes.mayHoldEcho(Buffer.from(t)) === expected(t)),
+      { numRuns: 3_000 },
+    );
+    expect(echoes.mayHoldEcho(Buffer.from('{"A":"%2F \\u0041 x"}'))).toBe(false);
+    expect(echoes.mayHoldEcho(Buffer.from('{"A":"tail \\u003'))).toBe(true);
+  });
 });
 
 describe('a response body read whole', () => {
