@@ -8,10 +8,11 @@
  * decoded and parsed on its own: the same values JSON.parse gives for the whole text.
  *
  * The cuts come from a scan of the bytes that follows JSON's strings, escapes and nesting
- * (0.65 us a record). The list is the one parseEnvelope reads: ResponseReport, or its Item.
- * Whatever the scan does not expect (another shape, a key written twice, a count that does
- * not add up, text that is not JSON) gives undefined, and the caller parses the whole text
- * as before, which also words any error.
+ * (0.65 us a record) up to the first cut and after the last, and from the records' first key
+ * in between (see findCuts). The list is the one parseEnvelope reads: ResponseReport, or its
+ * Item. Whatever the scan does not expect (another shape, a key written twice, a count that
+ * does not add up, a piece that is not whole records, text that is not JSON) gives
+ * undefined, and the caller parses the whole text as before, which also words any error.
  */
 
 import { bomLength } from './body-text.js';
@@ -35,13 +36,18 @@ const REPORT = 1;
 const ITEM = 2;
 const ESCAPED = 3;
 
-/** Where the records' list was cut: the commas cut at, and how many commas of the list came
- *  up to and with each (the records before it). */
-interface Cuts {
+/** Where the records' list was cut, and how many records lie before, between and after the
+ *  cuts. */
+export interface Cuts {
+  /** The commas cut at. */
   at: number[];
-  before: number[];
-  /** Commas of the whole list: its records are one more. */
-  commas: number;
+  /** Records before the first cut. */
+  head: number;
+  /** Records between each cut and the next; -1 where the piece's cuts were found by their
+   *  pattern (see findCuts), whose parse alone then says what the piece holds. */
+  between: number[];
+  /** Records after the last cut. */
+  tail: number;
   /** The list is ResponseReport's Item, not ResponseReport itself. */
   inItem: boolean;
 }
@@ -65,19 +71,20 @@ export function parseInPieces(bytes: Buffer, pieceBytes = PIECE_BYTES): unknown 
 }
 
 function assemble(bytes: Buffer, start: number, cuts: Cuts): unknown {
-  const { at, before } = cuts;
+  const { at } = cuts;
   const last = at.length - 1;
   const body = JSON.parse(`${bytes.toString('utf8', start, at[0])},${bytes.toString('utf8', at[last] + 1)}`);
   const report = body?.ResponseReport;
   const ends = cuts.inItem ? report?.Item : report;
-  if (!Array.isArray(ends) || ends.length !== before[0] + cuts.commas + 1 - before[last]) return undefined;
-  const records: unknown[] = ends.slice(0, before[0]);
+  if (!Array.isArray(ends) || ends.length !== cuts.head + cuts.tail) return undefined;
+  const records: unknown[] = ends.slice(0, cuts.head);
   for (let k = 0; k < last; k++) {
     const piece = listBetween(bytes, at[k], at[k + 1]);
-    if (!Array.isArray(piece) || piece.length !== before[k + 1] - before[k]) return undefined;
+    const expected = cuts.between[k];
+    if (!Array.isArray(piece) || (expected >= 0 && piece.length !== expected)) return undefined;
     for (let i = 0; i < piece.length; i++) records.push(piece[i]);
   }
-  for (let i = before[0]; i < ends.length; i++) records.push(ends[i]);
+  for (let i = cuts.head; i < ends.length; i++) records.push(ends[i]);
   if (cuts.inItem) report.Item = records;
   else body.ResponseReport = records;
   return body;
@@ -100,11 +107,19 @@ function listBetween(bytes: Buffer, from: number, to: number): unknown {
  * The commas at which the records' list can be cut, one at least `pieceBytes` after the last
  * cut (or the list's start). Keys are read only on the envelope's two upper levels, where
  * there are a few; every other string is only skipped.
+ *
+ * Past the first cut the scan jumps: records of a report begin with the same key, so the next
+ * cuts are where the bytes read `},{"Key":` again, a piece further on (`jump`), and the
+ * scan resumes at the last of them for the rest. Those bytes cannot be inside a text (its
+ * quotes would be escaped), and each piece between two cuts is then parsed as a list on its
+ * own: it parses only when it is whole records (a cut inside a record leaves a bracket
+ * open), so each cut found this way is a comma between records, as the first one is.
  */
-function findCuts(b: Buffer, start: number, pieceBytes: number): Cuts | undefined {
+export function findCuts(b: Buffer, start: number, pieceBytes: number): Cuts | undefined {
   const end = b.length;
   const at: number[] = [];
-  const before: number[] = [];
+  const between: number[] = [];
+  let head = 0;
   let depth = 0;
   let rootIsObject = false;
   /** The key whose value is open on level 1 (the envelope's) and on level 2. */
@@ -115,6 +130,7 @@ function findCuts(b: Buffer, start: number, pieceBytes: number): Cuts | undefine
   /** Depth of the records' list while it is open; 0 before, -1 after. */
   let listDepth = 0;
   let inItem = false;
+  /** Commas of the list since its start or the last cut. */
   let commas = 0;
   let lastCut = 0;
   let i = start;
@@ -155,14 +171,51 @@ function findCuts(b: Buffer, start: number, pieceBytes: number): Cuts | undefine
     } else if (c === COMMA && depth === listDepth) {
       commas++;
       if (i - lastCut > pieceBytes) {
+        if (at.length === 0) head = commas;
+        else between.push(commas);
         at.push(i - 1);
-        before.push(commas);
+        commas = 0;
         lastCut = i;
+        if (at.length === 1) {
+          const jumped = jump(b, i - 1, pieceBytes);
+          for (const cut of jumped) {
+            between.push(-1);
+            at.push(cut);
+          }
+          if (jumped.length) i = lastCut = jumped[jumped.length - 1] + 1;
+        }
       }
     }
   }
   if (depth !== 0 || listDepth !== -1) return undefined;
-  return { at, before, commas, inItem };
+  return { at, head, between, tail: commas + 1, inItem };
+}
+
+/**
+ * Cuts after the one at `cut`, each the comma of the first `},{"Key":` at least `pieceBytes`
+ * after the one before and within another `pieceBytes` of it, where Key is the first key of
+ * the record after `cut`; none when the records are not written so (indented, keys escaped).
+ */
+function jump(b: Buffer, cut: number, pieceBytes: number): number[] {
+  const cuts: number[] = [];
+  if (b[cut - 1] !== CLOSE_OBJECT || b[cut + 1] !== OPEN_OBJECT || b[cut + 2] !== QUOTE) return cuts;
+  let keyEnd = cut + 3;
+  while (keyEnd < b.length && isKeyByte(b[keyEnd])) keyEnd++;
+  if (keyEnd === cut + 3 || b[keyEnd] !== QUOTE || b[keyEnd + 1] !== COLON) return cuts;
+  const pattern = b.subarray(cut - 1, keyEnd + 2);
+  for (let from = cut + 1 + pieceBytes; from < b.length; ) {
+    const found = b.subarray(from, from + pieceBytes + pattern.length).indexOf(pattern);
+    if (found === -1) break;
+    const comma = from + found + 1;
+    cuts.push(comma);
+    from = comma + 1 + pieceBytes;
+  }
+  return cuts;
+}
+
+/** A byte of a key the pattern may hold: ASCII letters, digits and '_'. */
+function isKeyByte(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 }
 
 /** Whether the string that ended before `i` is a key: a colon follows, after any blanks. */

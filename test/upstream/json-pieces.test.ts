@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PIECE_BYTES, parseInPieces } from '../../src/upstream/json-pieces.js';
+import { findCuts, PIECE_BYTES, parseInPieces } from '../../src/upstream/json-pieces.js';
 import { client, service } from './harness.js';
 
 /** Texts that look like JSON's own structure, escapes and non-Latin-1 characters. */
@@ -80,6 +80,61 @@ describe('parseInPieces', () => {
       { numRuns: 400, seed: 202_611 },
     );
     expect(cut).toBeGreaterThan(100);
+  });
+
+  it("gives what JSON.parse gives when cuts are found by the records' first key, nested lists of the same key included", () => {
+    // A report's records all begin with one key; some hold lists of objects that begin with
+    // it too (a cut found there leaves a bracket open: the piece does not parse), and texts
+    // that spell the pattern (escaped in JSON: never the pattern's bytes).
+    // Values short enough that several records fit the small pieces' search window.
+    const small = fc.oneof(nasty, fc.integer(), fc.boolean(), fc.constant(null));
+    const nested = fc.array(fc.record({ ServiceRef: small, Seg: small }), { maxLength: 3 });
+    const reportRecord = fc
+      .tuple(
+        fc.oneof(small, fc.constant('x},{"ServiceRef":1')),
+        fc.dictionary(fc.oneof(nasty, fc.constantFrom('Item', 'ResponseReport')), small, { maxKeys: 3 }),
+        fc.option(nested, { freq: 4 }),
+      )
+      .map(([first, rest, segments]) => ({ ServiceRef: first, ...rest, ...(segments ? { Segments: segments } : {}) }));
+    const reportEnvelope = fc.record({
+      records: fc.array(reportRecord, { minLength: 0, maxLength: 40 }),
+      inItem: fc.boolean(),
+      metaFirst: fc.boolean(),
+      indent: fc.constant(0),
+      extra: fc.dictionary(nasty, value, { maxKeys: 2 }),
+    });
+    let jumped = 0;
+    fc.assert(
+      fc.property(reportEnvelope, (e) => {
+        const body = text(e);
+        const parsed = pieces(body);
+        if (parsed !== undefined) expect(parsed).toStrictEqual(JSON.parse(body));
+        const cuts = findCuts(Buffer.from(body), 0, 64);
+        if (parsed !== undefined && cuts?.between.includes(-1)) jumped++;
+      }),
+      { numRuns: 400, seed: 202_612 },
+    );
+    expect(jumped).toBeGreaterThan(50);
+  });
+
+  it('never splices records from another list that begins with the same key', () => {
+    const rec = (i: number) => `{"ServiceRef":${i},"Note":"n${i}"}`;
+    const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => rec(from + i)).join(',');
+    const bodies = [
+      // The records end before the next cut; a list after them holds the pattern.
+      `{"ResponseReport":[${list(0, 6)}],"Other":[${list(100, 40)}]}`,
+      `{"ResponseReport":{"Item":[${list(0, 6)}],"More":[${list(100, 40)}]},"ResponseMetadata":{}}`,
+      // Every record holds a long list whose objects begin with the same key.
+      `{"ResponseReport":[${Array.from({ length: 8 }, (_, i) => `{"ServiceRef":${i},"Segs":[${list(10 * i, 10)}]}`).join(',')}]}`,
+    ];
+    for (const body of bodies) {
+      const parsed = pieces(body);
+      if (parsed !== undefined) expect(parsed).toStrictEqual(JSON.parse(body));
+    }
+    // Plain records are cut by the pattern and read back whole and in order.
+    const plain = `{"ResponseMetadata":{"Success":true},"ResponseReport":[${list(0, 60)}]}`;
+    expect(findCuts(Buffer.from(plain), 0, 64)?.between).toContain(-1);
+    expect(pieces(plain)).toStrictEqual(JSON.parse(plain));
   });
 
   it('parses a real-sized page of air segments in pieces, records in order', () => {
