@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/upstream/paging/fingerprint.js';
 import { RecordPass } from '../../src/upstream/paging/record-pass.js';
-import { type FieldTally, FieldValues, firstCodes } from '../../src/upstream/paging/value-counts.js';
+import { type FieldTally, FieldValues, firstCodes, RESERVE_MAX } from '../../src/upstream/paging/value-counts.js';
 import { Compactor, compactRecords, objectBytes, stringBytes } from '../../src/upstream/record-memory.js';
 
 /** A tally as plain lists (its counts are a typed array, perhaps a view of the field's). */
@@ -206,6 +206,23 @@ describe("a field's table of values", () => {
     expect(reserved).toEqual(walk(undefined));
     expect(reserved[0].values.length).toBe(3000);
     expect(reserved[1].counts).toEqual([429, 429, 429, 429, 428, 428, 428]);
+  });
+
+  it('gives no table more room than RESERVE_MAX values, whatever the service says will come', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const pass = new RecordPass(true);
+    for (let page = 0; page < 2; page++) {
+      // TotalRecords may say ten million; five fields hold a new value in every record.
+      pass.beginPage(1000, 10_000_000);
+      for (let i = 0; i < 1000; i++) {
+        const n = page * 1000 + i;
+        pass.record({ A: `a${n}`, B: `b${n}`, C: `c${n}`, D: `d${n}`, E: `e${n}` });
+      }
+    }
+    // Five tables of RESERVE_MAX values are 6.5 MB; room for ten million each was 1.5 GB.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+    expect(RESERVE_MAX).toBe(65_536);
+    expect(pass.values.fields.map((f) => pass.values.tally(f).values.length)).toEqual([2000, 2000, 2000, 2000, 2000]);
   });
 
   it.each([16, 128])(

@@ -32,6 +32,14 @@ const SETTLE_EVERY = 16_384;
 const FIRST_CODES_MIN = 16;
 const FIRST_CODES_MAX = 128;
 
+/** The most codes a table is given room for at once (see ValueCounts.beginPage): 1.3 MB of
+ *  table; past it a table grows as values arrive. What the service says will come is not
+ *  what comes: a call budget, a failed page or a false TotalRecords stop it short. */
+export const RESERVE_MAX = 65_536;
+/** A first page of fewer records says too little of which fields hold a new value in every
+ *  record. */
+const RESERVE_EVIDENCE = 64;
+
 /** The codes a table first holds, for a first page of `records` records. */
 export function firstCodes(records: number): number {
   let codes = FIRST_CODES_MIN;
@@ -302,7 +310,9 @@ export class ValueCounts {
       // A field whose every value differed on the first page (an identifier, a time to the
       // second) gets room for the whole fetch at once: its table would double its way up,
       // putting every value again each time (1.7% of the bench's CPU).
-      for (const f of this.fields) if (f.keys.length >= this.firstRecords && f.keys.length > 1) f.reserve(expected);
+      const room = Math.min(expected, RESERVE_MAX);
+      if (this.firstRecords >= RESERVE_EVIDENCE)
+        for (const f of this.fields) if (f.keys.length >= this.firstRecords) f.reserve(room);
     }
     this.pages++;
     this.logged = 0;

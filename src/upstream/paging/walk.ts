@@ -10,6 +10,7 @@ import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
 import { SeenRecords } from './seen-records.js';
 import type { FetchRequest } from './types.js';
+import { RESERVE_MAX } from './value-counts.js';
 
 export interface PageFailure {
   interval: Interval;
@@ -155,9 +156,9 @@ export class PageWalk {
     let repeated = 0;
     let of: number | undefined;
     this.pass.beginPage(records.length, expected);
-    // Sized for the records the fetch expects: a table that doubles its way up to 20,000
-    // records puts every fingerprint again six times.
-    const seen = (this.seen ??= new SeenRecords(Math.max(expected, records.length)));
+    // Sized for the records the fetch expects (within RESERVE_MAX: not all may come): a table
+    // that doubles its way up to 20,000 records puts every fingerprint again six times.
+    const seen = (this.seen ??= new SeenRecords(Math.max(Math.min(expected, RESERVE_MAX), records.length)));
     for (const r of records) {
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
