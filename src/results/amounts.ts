@@ -17,6 +17,9 @@ export type MoneyFields = ReadonlyMap<string, string | null>;
 
 const CURRENCY_NAME = /curr/i;
 const MONEY_NAME = /fare|tax|amt|amount|rate|value|credit|commission|price|cost/i;
+/** A name that ends as an amount does (FareAmount, BaseFare, TaxAmt): what a published record's
+ *  undeclared field must be called to count as money (not FareBasis, Commission, TaxRate). */
+const AMOUNT_NAME = /(?:amount|amt|fare|price|cost|value)$/i;
 
 /**
  * The money fields among `paths` (the field paths of the rows being totalled) for a result
@@ -27,7 +30,7 @@ export function moneyFields(report: string, paths: readonly string[], unnest?: s
   const def = findTransaction(report);
   const declared = fromDeclared(def?.answer.amounts ?? {}, paths, unnest);
   // A published record type is declared whole, but for a field it does not publish: one
-  // named as money beside a currency field (FareAmount by FareCurrency, or the record's
+  // named as an amount beside a currency field (FareAmount by FareCurrency, or the record's
   // CurrencyCode) is money whatever the catalog knew, never added across currencies. An
   // unpublished one is declared as far as we know it.
   if (def && def.record !== 'unpublished') return new Map([...guessed(paths, true), ...declared]);
@@ -53,7 +56,7 @@ function fromDeclared(
 /**
  * Money by name, its currency the currency field sharing the longest prefix with it
  * (FOPFare/FOPCurrency), else the one general Currency/CurrencyCode field of its object.
- * `statedOnly`: only the amounts that have a currency field.
+ * `statedOnly`: only the fields named as amounts (AMOUNT_NAME) that have a currency field.
  */
 function guessed(paths: readonly string[], statedOnly = false): MoneyFields {
   const out = new Map<string, string | null>();
@@ -61,6 +64,7 @@ function guessed(paths: readonly string[], statedOnly = false): MoneyFields {
   for (const path of paths) {
     const name = leafName(path);
     if (!MONEY_NAME.test(name) || ID_LIKE.test(name) || CURRENCY_NAME.test(name)) continue;
+    if (statedOnly && !AMOUNT_NAME.test(name)) continue;
     const siblings = currencies.filter((c) => parent(c) === parent(path));
     const currency = pairedCurrency(name, siblings) ?? genericCurrency(siblings);
     if (currency || !statedOnly) out.set(path, currency);

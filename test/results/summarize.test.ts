@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderResult } from '../../src/presentation/report-text.js';
+import { moneyFields } from '../../src/results/amounts.js';
 import { runQuery } from '../../src/results/query.js';
 import { summarize } from '../../src/results/summarize.js';
 import { toInstant } from '../../src/results/values.js';
@@ -205,9 +206,9 @@ describe('amounts and their currencies', () => {
 
   it('a published record: an undeclared amount beside a currency field is money, never added across', () => {
     const rows = [
-      { FareAmount: 100, FareCurrency: 'NZD', RateAmount: 90, CurrencyCode: 'NZD', TaxAmount: 1 },
-      { FareAmount: 9000, FareCurrency: 'JPY', RateAmount: 8000, CurrencyCode: 'JPY', TaxAmount: 2 },
-      { FareAmount: 50.5, FareCurrency: 'NZD', RateAmount: 40, CurrencyCode: 'NZD', TaxAmount: 3.5 },
+      { FareAmount: 100, FareCurrency: 'NZD', RateAmount: 90, CurrencyCode: 'NZD', TaxAmount: 1, Commission: 10 },
+      { FareAmount: 9000, FareCurrency: 'JPY', RateAmount: 8000, CurrencyCode: 'JPY', TaxAmount: 2, Commission: 8 },
+      { FareAmount: 50.5, FareCurrency: 'NZD', RateAmount: 40, CurrencyCode: 'NZD', TaxAmount: 3.5, Commission: 5 },
     ];
     // Air segments publish no money: FareAmount pairs with FareCurrency by its name, RateAmount
     // with the record's general CurrencyCode.
@@ -224,6 +225,11 @@ describe('amounts and their currencies', () => {
       ['JPY', 8000],
     ]);
     expect(air.fields.TaxAmount.sumByCurrency?.field).toBe('CurrencyCode');
+    // Named as money but not as an amount (a percentage, a fare basis): as the record has it.
+    expect(
+      moneyFields('air_segments_by_date', ['FareBasis', 'FareCurrency', 'Commission', 'TaxRate', 'CurrencyCode']),
+    ).toEqual(new Map());
+    expect(air.fields.Commission.sumByCurrency).toBeUndefined();
     // No currency field beside it: a number as the published record has it, summed.
     const stateless = summarize(
       rows.map(({ RateAmount }) => ({ RateAmount })),
