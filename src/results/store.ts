@@ -114,7 +114,9 @@ export class ResultStore {
   constructor(options: ResultStoreOptions = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    this.now = options.now ?? Date.now;
+    // The time of this process's start plus a clock that never steps back: a wall clock set
+    // back would leave results in the expiry walk's order past their TTL (see dropExpired).
+    this.now = options.now ?? (() => performance.timeOrigin + performance.now());
     this.onEvict = options.onEvict;
   }
 
