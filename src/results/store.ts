@@ -262,7 +262,7 @@ let idAt = 0;
 const ID_BYTES = 12;
 
 /** `r_` and 16 characters: 96 random bits, base64url. */
-export function newResultId(): string {
+function newResultId(): string {
   if (idAt + ID_BYTES > idBytes.length) {
     idBytes = randomBytes(ID_BYTES * 256);
     idAt = 0;

@@ -12,8 +12,8 @@ export class SeenRecords {
   private offsets: Float64Array;
   private size = 0;
 
-  /** `expected`: records first expected (a fetch's first page), held before the table grows:
-   *  a 100-record report's table is 4 KB, not the 16 KB every fetch made. */
+  /** `expected`: records the fetch expects (walk.ts), held before the table grows: a
+   *  100-record report's table is 4 KB, not the 16 KB every fetch made. */
   constructor(expected = 512) {
     let slots = 64;
     while (slots < 2 * expected) slots *= 2;

@@ -184,9 +184,7 @@ export class FieldValues {
     const values = this.deferred;
     if (values === undefined || values.length === 0) return;
     // Room for every value at once: one rehash, not one per doubling.
-    let slots = this.slots.length >> 1;
-    while (2 * (this.keys.length + values.length) > slots) slots *= 2;
-    if (slots !== this.slots.length >> 1) this.rehash(slots);
+    this.reserve(this.keys.length + values.length);
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       const hash = this.deferredHashes[i];
