@@ -126,10 +126,12 @@ export function withoutControls(text: string): string {
 
 /**
  * The one way a long text is shortened anywhere in the output: its first `max` characters,
- * then a marker saying how long it was (`…[cut: 3,000,000 characters]`).
+ * then a marker saying how long it was (`…[cut: 3,000,000 characters in all]`).
  */
 export function cutText(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…[cut: ${text.length.toLocaleString('en-US')} characters]` : text;
+  return text.length > max
+    ? `${text.slice(0, max)}…[cut: ${text.length.toLocaleString('en-US')} characters in all]`
+    : text;
 }
 
 /** Removes every occurrence of the given secrets from a text (belt and braces for logs). */

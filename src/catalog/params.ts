@@ -95,9 +95,15 @@ export const LOAD_OPTIONS = [
   'EmailTrails',
   'All',
 ] as const;
-export const loadOptions = list(`Sections to load: ${LOAD_OPTIONS.join(', ')} (everything)`, {
-  items: LOAD_OPTIONS,
-});
+/** What each LoadOptions value brings, as the service answers (docs/upstream.md): the list of
+ *  its name, but AccountValue (AccountLocations); All also adds three lists no option names. */
+export const loadOptions = list(
+  `Lists to load, each by its name: ${LOAD_OPTIONS.slice(0, -1)
+    .map((o) => (o === 'AccountValue' ? `${o} (AccountLocations)` : o))
+    .join(', ')}; ` +
+    'All: every list, with ServiceWarnings, AirlineTicketingDues (ticketing deadlines), CarbonEmissions',
+  { items: LOAD_OPTIONS },
+);
 
 // --- What a definition accepts ---------------------------------------------------------
 

@@ -52,7 +52,19 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       subject: 'Booking details',
       columns: ['RecordLocator', 'Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate', 'CrsDescription'],
       lead: ['Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate'],
-      nested: ['Passengers', 'Itinerary', 'Phones', 'Emails', 'Tickets', 'Notepads', 'VendorRemarks', 'VendorLocators'],
+      // Ticketing deadlines and service warnings first: what a consultant acts on.
+      nested: [
+        'AirlineTicketingDues',
+        'ServiceWarnings',
+        'Passengers',
+        'Itinerary',
+        'Phones',
+        'Emails',
+        'Tickets',
+        'Notepads',
+        'VendorRemarks',
+        'VendorLocators',
+      ],
       lookup: { noun: 'booking', params: ['RecordLocator', 'ServiceRef', 'VendorLocators'] },
     },
     params: {
@@ -100,6 +112,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'item',
     record: 'CarSegmentRecord',
+    dates: { param: 'DateSearchType', by: { T: 'pick-up date', C: 'booking creation date' } },
     answer: {
       subject: 'Car rentals',
       columns: [
@@ -144,6 +157,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'item',
     record: 'AirSegmentByDate',
+    dates: { param: 'DateSearchType', by: { T: 'departure date', C: 'booking creation date' } },
     answer: {
       subject: 'Flights',
       columns: [
@@ -218,6 +232,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('ACP'),
     envelope: 'collection',
     record: 'TicketCouponStatusRecord',
+    dates: { param: 'DateTracker', by: { I: 'ticket issue date', T: 'coupon travel date', E: 'ticket expiry date' } },
     answer: {
       subject: 'Ticket coupons',
       columns: [
@@ -328,6 +343,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'CheckFailedSubmission',
+    dates: { by: 'log date' },
     answer: {
       subject: 'Failed submissions',
       columns: ['RecordLocator', 'LogDateTime', 'LogMessage', 'EventType', 'Account', 'RawResponse'],
@@ -353,6 +369,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'item',
     record: 'QLogForwardItem',
+    dates: { by: 'log date' },
     answer: {
       subject: 'Queue forwards',
       columns: ['RecordLocator', 'LogDate', 'MatchedOn', 'Destination'],
@@ -377,6 +394,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'QcComment',
+    dates: { param: 'DateByComments', by: { false: 'booking creation date', true: 'comment date' } },
     answer: {
       subject: 'Quality-control comments',
       columns: ['Consultant', 'RecordLocator', 'CommentDate', 'Comment', 'AgentInitials'],
@@ -389,7 +407,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       ...dateRange('Date', 'Date'),
       OwningAgencyLocationID: pccs,
       Team: string('Team name'),
-      DateByComments: boolean('Sort dates by comments'),
+      DateByComments: boolean('true: dates are comment dates, not booking creation'),
       GroupByAgentInitials: boolean('Group by agent initials'),
     },
   },
@@ -406,6 +424,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'item',
     record: 'BookingByAirlineWithClass',
+    dates: { by: 'ticket issue date' },
     answer: {
       subject: 'Bookings by airline class',
       columns: [
@@ -424,7 +443,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       DistributorID: integer('Distributor id'),
       ...dateRange('IssueDate', 'Issued'),
       PlatingCarrier: string('Two-letter plating carrier'),
-      BookingClassName: string('Booking class name'),
+      BookingClassName: string('Class name, e.g. Business (not J)'),
       BoardPointCountryCode: string('Origin country code'),
       IncludeItinerary: boolean('Include the itinerary'),
       ItineraryFormatting: itineraryFormatting,
@@ -443,6 +462,10 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'HotelSegment',
+    dates: {
+      param: 'DateSearchType',
+      by: { A: 'arrival date', C: 'booking creation date', S: 'segment creation date' },
+    },
     answer: {
       subject: 'Hotel stays',
       columns: [
@@ -507,6 +530,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'PassengerArrival',
+    dates: { by: 'arrival date' },
     answer: {
       subject: 'Arrivals',
       columns: [
@@ -542,6 +566,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PartnerForwardingLog',
+    dates: { by: 'log date' },
     answer: {
       subject: 'Partner forwarding logs',
       columns: ['RecordLocator', 'LogDateTime', 'Success', 'LogMessage', 'Account'],
@@ -574,6 +599,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PassengerLocationRouting',
+    dates: { by: 'flight departure date' },
     answer: {
       subject: 'Travellers by routing',
       columns: [
@@ -628,6 +654,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'ProblematicSegment',
+    dates: { by: 'segment departure date' },
     answer: {
       subject: 'Problem segments',
       columns: [
@@ -659,6 +686,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'BookingWithActiveSegments',
+    dates: { by: 'travel date' },
     answer: {
       subject: 'Bookings with active segments',
       columns: [
@@ -693,6 +721,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'collection',
     record: 'PassengerAirSegmentWithMaxTravellerFlag',
+    dates: { by: 'flight departure date' },
     answer: {
       subject: 'Flights with traveller counts',
       columns: [
@@ -736,6 +765,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'TicketCouponIssued',
+    dates: { by: 'ticket issue date' },
     answer: {
       subject: 'Tickets issued',
       columns: [
@@ -783,6 +813,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'collection',
     record: 'AppUserActivity',
+    dates: { by: 'activity date' },
     answer: {
       subject: 'User activity',
       columns: ['User', 'FirstName', 'LastName', 'ActivityDateTime', 'Activity', 'IsDownload', 'RequestDetails'],
@@ -790,11 +821,11 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       next: [{ say: 'activity per user', groupBy: ['User', 'Activity'] }],
     },
     params: {
-      Username: companyScope.UserName,
+      Username: string('Caller running the report (e-mail), not a filter: use User'),
       ...dateRange('Date', 'Date'),
       ExcludeFrequentNonReportActivities: boolean('Exclude frequent non-report activities'),
       ExcludeEmailSubscriptions: boolean('Exclude e-mail subscriptions'),
-      User: string('Only this user'),
+      User: string('Only this user (e-mail)'),
     },
   },
   {
@@ -809,6 +840,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('P'),
     envelope: 'collection',
     record: 'HotelSegmentCountPerVendor',
+    dates: { by: 'arrival date' },
     answer: {
       subject: 'Hotel segments per chain',
       columns: ['ChainName', 'VendorCode', 'TotalSegments', 'TotalNights'],
@@ -831,6 +863,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     marks: marks('CP'),
     envelope: 'item',
     record: 'CarSegmentCountPerAccount',
+    dates: { by: 'pick-up date' },
     answer: {
       subject: 'Car segments per account',
       columns: ['Account', 'TotalSegments'],

@@ -50,9 +50,18 @@ export interface TransactionDef {
   /** True where the spec does not show the parameters (FindBookings, TicketsIssuedByNumber):
    *  the tool then also accepts a documented free-form `parameters` object. */
   freeForm?: boolean;
+  /** Which date the window (its ...Start/...End parameters) filters on: said in every answer. */
+  dates?: DateBasis;
   /** What the report is for, as its answers show it (docs/architecture.md, "Answers"). */
   answer: AnswerDef;
 }
+
+/**
+ * The date a report's window filters on, in words ("booking creation date"): one, or one per
+ * value of the parameter that picks it (DateSearchType, DateTracker, DateByComments), the
+ * value sent when it is absent first.
+ */
+export type DateBasis = { by: string } | { param: string; by: Readonly<Record<string, string>> };
 
 /** A query_report follow-up, as the "Next:" line of a report's text proposes it. */
 export interface FollowUp {

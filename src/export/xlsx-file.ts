@@ -82,7 +82,7 @@ export function wallClock(iso: string): Date {
 function cellString(text: string): string {
   const clean = text.replace(XML_INVALID, '');
   if (clean.length <= XLSX_MAX_CELL_CHARS) return clean;
-  const marker = `…[cut: ${clean.length.toLocaleString('en-US')} characters]`;
+  const marker = `…[cut: ${clean.length.toLocaleString('en-US')} characters in all]`;
   return clean.slice(0, XLSX_MAX_CELL_CHARS - marker.length) + marker;
 }
 

@@ -30,8 +30,12 @@ export function objectListPaths(records: readonly Rec[]): string[] {
  */
 const MAX_NESTED_CHARS = 5_000;
 
-/** `table` with the lists at `paths` of each row written under it, within MAX_NESTED_CHARS. */
-export function withNestedLines(table: Table, paths: readonly string[]): Table {
+/**
+ * `table` with the lists at `paths` of each row written under it, within MAX_NESTED_CHARS,
+ * then the record's other lists named with their counts (nothing left out unnamed), and how
+ * `resultId`'s query_report reads one.
+ */
+export function withNestedLines(table: Table, paths: readonly string[], resultId?: string): Table {
   if (!paths.length) return table;
   return {
     ...table,
@@ -49,9 +53,30 @@ export function withNestedLines(table: Table, paths: readonly string[]): Table {
         }
       }
       if (left) lines.push(`  ↳ … ${left} more lines of this record's lists: query_report with unnest reads them all`);
+      const others = otherLists(r, paths);
+      if (others.length) {
+        const how = resultId ? ` (query_report {"resultId":"${resultId}","unnest":"${others[0].path}"} reads one)` : '';
+        lines.push(`  ↳ Lists not shown: ${truncate(others.map((o) => `${o.path} ${o.count}`).join(', '), 600)}${how}`);
+      }
       return lines.join('\n');
     },
   };
+}
+
+/** The record's non-empty lists, top level or one object down, that `shown` leaves out. */
+function otherLists(record: Rec, shown: readonly string[]): { path: string; count: number }[] {
+  const out: { path: string; count: number }[] = [];
+  const visit = (obj: Rec, prefix: string, depth: number) => {
+    for (const key in obj) {
+      const v = obj[key];
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (Array.isArray(v)) {
+        if (v.length && listOfObjects(v) && !shown.includes(path)) out.push({ path, count: v.length });
+      } else if (v !== null && typeof v === 'object' && depth === 0) visit(v as Rec, path, 1);
+    }
+  };
+  visit(record, '', 0);
+  return out;
 }
 
 function listLines(record: Rec, path: string): string[] {
@@ -65,7 +90,8 @@ function listLines(record: Rec, path: string): string[] {
   if (!listOfObjects(list)) {
     lines.push(`  ${tableLine(items.map((v) => textCell(v, ITEM_CELL)))}`);
   } else {
-    const columns = itemColumns(items as Rec[]);
+    const all = itemColumns(items as Rec[]);
+    const columns = all.slice(0, MAX_ITEM_COLUMNS);
     const widths = columns.map((c) =>
       (items as Rec[]).some((item) => typeof item[c] === 'string' && (item[c] as string).length > ITEM_CELL)
         ? ITEM_TEXT_CELL
@@ -76,6 +102,14 @@ function listLines(record: Rec, path: string): string[] {
       lines.push(`  ${tableLine(columns.map((c, i) => textCell(item[c], widths[i])))}`);
   }
   if (list.length > items.length) lines.push(`  ↳ … ${list.length - items.length} more items of ${truncate(path, 80)}`);
+  if (listOfObjects(list)) {
+    const dropped = itemColumns(items as Rec[]).slice(MAX_ITEM_COLUMNS);
+    if (dropped.length)
+      lines.push(
+        `  ↳ ${dropped.length} more column${dropped.length === 1 ? '' : 's'} of ${truncate(path, 80)} not shown: ` +
+          truncate(dropped.join(', '), 400),
+      );
+  }
   return lines;
 }
 
@@ -86,7 +120,7 @@ function itemColumns(items: readonly Rec[]): string[] {
       if (!seen.includes(key) && !isEmpty(item[key])) seen.push(key);
     }
   }
-  return seen.slice(0, MAX_ITEM_COLUMNS);
+  return seen;
 }
 
 /** The record's locator, to say whose list this is. */

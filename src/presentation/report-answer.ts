@@ -4,12 +4,15 @@
  * the token budget, and a resource_link to all records.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { dateBasisWords } from '../catalog/date-basis.js';
+import { findTransaction } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';
 import { collectPaths, compilePath, resolveField } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
 import { leadingSummary } from './columns.js';
 import { DEFAULT_VIEW_TEXT_CHARS, defaultViewRowsBudget } from './default-view.js';
+import { nextCalls } from './next-steps.js';
 import { renderResultParts } from './report-text.js';
 import { resultUri } from './result-uri.js';
 import { fitRows, leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from './row-budget.js';
@@ -24,7 +27,10 @@ export interface PresentOptions {
 
 export function presentReport(stored: StoredResult, opts: PresentOptions = {}): CallToolResult {
   const summary = leadingSummary(stored.summary ?? summarize(stored.records, { report: stored.report }), stored.report);
-  const notes = [...stored.notes, ...(opts.extraNotes ?? [])];
+  // Which date the window filtered on leads the notes (the text writes it under its headline).
+  const def = findTransaction(stored.report);
+  const basis = def ? dateBasisWords(def, stored.query) : undefined;
+  const notes = [...(basis ? [basis] : []), ...stored.notes, ...(opts.extraNotes ?? [])];
   const resourceUri = resultUri(stored.id);
   // The head of structuredContent is also what the text renders.
   const head: ReportHead = {
@@ -57,12 +63,13 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   const shown = stored.records
     .slice(0, Math.max(rendered.rowsShown, Math.min(1, opts.rowLimit ?? 1)))
     .map((r) => (fields ? project(r, fields) : r));
+  const next = nextCalls({ ...head, summary });
   const budget = compact
-    ? defaultViewRowsBudget({ ...head, summary })
+    ? defaultViewRowsBudget({ ...head, summary, next })
     : { rowsChars: STRUCTURED_ROWS_CHAR_LIMIT, totalChars: STRUCTURED_ROWS_CHAR_LIMIT };
   const { rows, leftOut } = fitRows(shown, budget.rowsChars);
   if (leftOut > 0) notes.push(leftOutNote(leftOut, rows.length, 'shown in the text', 'rows', budget.totalChars));
-  const structured: ReportResult = { ...head, summary: summary as unknown as Record<string, unknown>, rows };
+  const structured: ReportResult = { ...head, summary: summary as unknown as Record<string, unknown>, rows, next };
   return {
     structuredContent: structured,
     content: [

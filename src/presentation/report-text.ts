@@ -5,13 +5,14 @@
  * were left out.
  */
 import { DEFAULT_ROW_LIMIT } from '../catalog/controls.js';
+import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
-import type { FollowUp } from '../catalog/types.js';
 import { collectPaths, resolveField } from '../results/paths.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
 import { truncate } from '../results/values.js';
 import { reportColumns } from './columns.js';
 import { objectListPaths, withNestedLines } from './nested-lines.js';
+import { nextCalls } from './next-steps.js';
 import type { ReportHead } from './shapes.js';
 import { fit, makeTable, n, num, shortDate, TEXT_CHAR_LIMIT } from './text-fit.js';
 
@@ -58,7 +59,11 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
       rowsShown: 0,
     };
   const head: string[] = [headline(view)];
-  for (const note of view.notes.slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
+  // Which date the window filtered on, right under the headline (and first of the notes).
+  const def = findTransaction(view.report);
+  const basis = def ? dateBasisWords(def, view.query) : undefined;
+  if (basis) head.push(basis);
+  for (const note of view.notes.filter((x) => x !== basis).slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
   head.push(`resultId: ${resultId}`);
   if (view.table) {
     head.push(`SQL table: ${view.table} (for sql_query; lists inside records are ${view.table}__<List_Path>)`);
@@ -94,7 +99,11 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     ? columns.map(() => Math.max(CELL, Math.floor((textLimit - WHOLE_FIELD_SLACK) / columns.length)))
     : columns.map((c) => (summary.fields[c]?.kind === 'text' ? TEXT_CELL : CELL));
   const shownRecords = wanted ? records.slice(0, wanted) : [];
-  const table = withNestedLines(makeTable(columns, shownRecords, widths), nestedPaths(view, shownRecords, explicit));
+  const table = withNestedLines(
+    makeTable(columns, shownRecords, widths),
+    nestedPaths(view, shownRecords, explicit ? columns : undefined),
+    resultId,
+  );
 
   const cut = (shown: number): string[] => {
     const tail: string[] = [];
@@ -121,10 +130,14 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
   return { text, rowsShown: shown };
 }
 
-/** The lists written under each row: those the catalog names, or all of them for a few records. */
-function nestedPaths(view: ResultView, shown: readonly Record<string, unknown>[], explicit: boolean): string[] {
-  if (explicit || !shown.length) return [];
+/**
+ * The lists written under each row: those the caller named in `fields` (a list is shown as its
+ * items, not as a count), else those the catalog names, or all of them for a few records.
+ */
+function nestedPaths(view: ResultView, shown: readonly Record<string, unknown>[], named?: readonly string[]): string[] {
+  if (!shown.length) return [];
   const lists = objectListPaths(shown);
+  if (named) return named.filter((p) => lists.includes(p));
   const declared = findTransaction(view.report)?.answer.nested;
   if (declared) return declared.filter((p) => lists.includes(p));
   return shown.length <= 3 ? lists : [];
@@ -197,42 +210,17 @@ function profileLine(path: string, p: FieldProfile): string {
 
 function nextSteps(view: ResultView): string[] {
   const steps: string[] = [];
-  if (view.fetchedRecords > 0) {
-    for (const f of followUps(view)) {
-      steps.push(`Next, ${f.say}: query_report ${JSON.stringify(followUpArgs(view.resultId, f))}`);
-    }
-  }
-  if (!view.complete) {
-    const missing = view.totalRecords === null ? null : view.totalRecords - view.fetchedRecords;
+  for (const call of nextCalls(view)) {
     steps.push(
-      missing !== null && missing <= 0
-        ? 'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.'
-        : `continue_report {"resultId":"${view.resultId}"} fetches ${
-            missing === null ? 'the rest' : `the ${n(missing)} records still missing`
-          }.`,
+      call.tool === 'continue_report'
+        ? `${call.tool} ${JSON.stringify(call.arguments)} ${call.say}.`
+        : `Next, ${call.say}: ${call.tool} ${JSON.stringify(call.arguments)}`,
     );
   }
+  if (!view.complete && view.totalRecords !== null && view.totalRecords - view.fetchedRecords <= 0)
+    steps.push(
+      'Every record was fetched but the data changed while it was read (see notes): run the report again for a consistent result.',
+    );
   if (view.fetchedRecords > 0) steps.push(`All records as JSON: ${view.resourceUri}`);
   return steps;
-}
-
-/** The catalog's follow-ups whose fields this result has (at most two); else per Account. */
-function followUps(view: ResultView): FollowUp[] {
-  const fields = view.summary.fields;
-  const has = (f: string) => f.replace(/:(day|month|year)$/, '') in fields;
-  const declared = findTransaction(view.report)?.answer.next;
-  const usable = (declared ?? []).filter(
-    (f) =>
-      f.unnest !== undefined ||
-      [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
-  );
-  if (usable.length) return usable.slice(0, 2);
-  const account = fields.Account;
-  if (account?.kind !== 'categorical' || (account.distinct ?? 0) < 2) return [];
-  return [{ say: 'per account', groupBy: ['Account'] }];
-}
-
-function followUpArgs(resultId: string, f: FollowUp): Record<string, unknown> {
-  const { say: _say, ...query } = f;
-  return { resultId, ...query };
 }

@@ -21,6 +21,9 @@ export const reportResultSchema = z.object({
   resourceUri: z.string(),
   summary: z.record(z.string(), z.unknown()),
   rows: z.array(row),
+  next: z
+    .array(z.object({ say: z.string(), tool: z.string(), arguments: z.record(z.string(), z.unknown()) }))
+    .describe("Calls worth making next (the text's Next lines): what each answers, the tool, its arguments"),
 });
 
 export const queryResultSchema = z.object({
@@ -53,4 +56,4 @@ export type ReportResult = z.infer<typeof reportResultSchema>;
 export type QueryResult = z.infer<typeof queryResultSchema>;
 export type SqlResult = z.infer<typeof sqlResultSchema>;
 /** The part of a report result that both the text and structuredContent start from. */
-export type ReportHead = Omit<ReportResult, 'summary' | 'rows'>;
+export type ReportHead = Omit<ReportResult, 'summary' | 'rows' | 'next'>;

@@ -140,13 +140,13 @@ function groupedInteger(n: number): string {
 
 /**
  * `raw` on one line, cut to about `max` characters with a marker saying how long it was
- * (`…[cut: 3,000,000 characters]`), so a cut value never reads as whole.
+ * (`…[cut: 3,000,000 characters in all]`), so a cut value never reads as whole.
  */
 export function truncate(raw: string, max: number): string {
   // Every value, key and note the text shows passes here: on one line, without controls.
   const text = oneLine(raw);
   if (text.length <= max) return text;
-  const marker = `…[cut: ${formatNumber(text.length)} characters]`;
+  const marker = `…[cut: ${formatNumber(text.length)} characters in all]`;
   return `${text.slice(0, Math.max(8, max - marker.length))}${marker}`;
 }
 

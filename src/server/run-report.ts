@@ -1,6 +1,8 @@
 import type { TransactionDef } from '../catalog/types.js';
+import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
+import { summarize } from '../results/summarize.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
 import { reclaimAfterPut } from './reclaim.js';
@@ -119,12 +121,14 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     summary.page(0, records);
     values = undefined;
   }
+  const finished = summary.finish(records, { report: def.tool }, values);
+  const days = writeDaysAsDates(records, finished);
   return {
     outcome,
     records,
     asWalked,
-    notes: scope.notes(),
-    summary: summary.finish(records, { report: def.tool }, values),
+    notes: [...scope.notes(), ...(days.length ? [daysNote(days)] : [])],
+    summary: finished,
   };
 }
 
@@ -171,14 +175,17 @@ export async function continueReport(
   const held = mergeIntervals(intervalsOf(pages));
   const total = outcome.totalRecords;
   const complete = outcome.complete && total !== null && coversAll(held, total);
+  const records = concatPages(pages);
+  // The new pages' days written as the held ones are (the store profiles the records again).
+  const days = writeDaysAsDates(records, summarize(records, { report: def.tool }));
   return rt.results.update(stored.id, {
-    records: concatPages(pages),
+    records,
     // What was held, and what this call's walk measured (unless masking replaced it).
     ...(asWalked && Number.isFinite(stored.recordBytes) ? { recordBytes: stored.recordBytes + outcome.heldBytes } : {}),
     held,
     totalRecords: total,
     complete,
-    notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
+    notes: [...outcome.notes, ...scope.notes(), ...(days.length ? [daysNote(days)] : [])].map(rt.redact.text),
   });
 }
 

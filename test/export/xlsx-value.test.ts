@@ -25,7 +25,7 @@ describe('xlsxValue: the cell a record value becomes', () => {
     expect(xlsxValue('Remark', 'a\u0000b\u0007c\td\ne')).toBe('abc\td\ne');
     const long = xlsxValue('Remark', 'x'.repeat(40_000)) as string;
     expect(long).toHaveLength(XLSX_MAX_CELL_CHARS);
-    expect(long.endsWith('…[cut: 40,000 characters]')).toBe(true);
+    expect(long.endsWith('…[cut: 40,000 characters in all]')).toBe(true);
     expect(xlsxValue('CustomFields', [{ FieldName: 'A' }])).toBe('[{"FieldName":"A"}]');
   });
 });

@@ -63,17 +63,17 @@ describe('every message bounded', () => {
     expect(result.isError, textOf(result).slice(0, 500)).toBeFalsy();
     const sc = result.structuredContent as { resourceUri: string; fetchedRecords: number; complete: boolean };
     expect(sc.fetchedRecords).toBe(3);
-    expect(JSON.stringify(result)).toContain('…[cut: 12,000,000 characters]');
+    expect(JSON.stringify(result)).toContain('…[cut: 12,000,000 characters in all]');
 
     const page = await readPage(live.client, sc.resourceUri);
     expect(page).toMatchObject({ page: 1, pages: 1, next: null, csv: `${sc.resourceUri}.csv` });
     expect(page.records).toHaveLength(3);
     const info = String(page.records[0].ServiceInformation);
     expect(info.startsWith('XXXX')).toBe(true);
-    expect(info.endsWith('…[cut: 12,000,000 characters]')).toBe(true);
+    expect(info.endsWith('…[cut: 12,000,000 characters in all]')).toBe(true);
     expect(page.records[1]).toMatchObject({ RecordLocator: 'L00001', DepartureDate: '2026-11-18T22:07:40.000+11:00' });
     const csv = await readAllCsv(live.client, sc.resourceUri);
-    expect(csv).toContain('…[cut: 12,000,000 characters]');
+    expect(csv).toContain('…[cut: 12,000,000 characters in all]');
     expect(csv.split('\r\n')).toHaveLength(5); // header, 3 records, final line end
     const largest = checkSent(live);
     expect(largest).toBeGreaterThan(100_000);

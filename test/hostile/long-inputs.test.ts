@@ -7,7 +7,7 @@ import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 const HUGE = 1_000_000;
 const huge = (c: string) => c.repeat(HUGE);
-const MARK = '[cut: 1,000,000 characters]';
+const MARK = '[cut: 1,000,000 characters in all]';
 
 let s: InProcess;
 let resultId: string;
@@ -56,7 +56,7 @@ describe('long inputs are cut in error texts', () => {
 
   test('a 1 MB value of a date, a list and a free-form parameter name and value', async () => {
     expect(await errorOf('air_segments_by_date', { DateStart: huge('9'), DateEnd: '20261102' }, 'DateStart')).toContain(
-      '[cut: 1,000,000 characters]',
+      '[cut: 1,000,000 characters in all]',
     );
     await errorOf('find_bookings', { parameters: { [huge('K')]: 'v' } }, 'parameters');
     expect(

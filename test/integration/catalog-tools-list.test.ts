@@ -30,6 +30,7 @@ const REPORT_OUTPUT_KEYS = [
   'resourceUri',
   'summary',
   'rows',
+  'next',
 ];
 /**
  * Tokens an assistant pays for the tool definitions (JSON of name, description, inputSchema / 4).

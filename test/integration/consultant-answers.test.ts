@@ -297,7 +297,7 @@ describe('small things', () => {
     const booking = [...ds.bookings].sort((a, b) => b.air.length - a.air.length)[0];
     const { text } = await report('pnr_segments', { RecordLocator: booking.recordLocator });
     // A ticket's coupons, too long for their cell.
-    expect(text).toMatch(/…\[cut: [\d,]+ characters\] \|/);
+    expect(text).toMatch(/…\[cut: [\d,]+ characters in all\] \|/);
     expect(text).not.toMatch(/[^\]]… \|/);
   });
 });

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import type { ResultStore } from '../../src/results/store.js';
+import { isStandingNote, withDays } from '../helpers/days.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllCsv, readAllRecords } from '../helpers/resources.js';
 
@@ -148,7 +149,7 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     // RecordLocator is one of the report's columns (the catalog puts it last).
     expect(text.split('\n').filter((l) => /^\| .*\| L\d{6} \|/.test(l)).length).toBe(shown);
     expect(text).toContain(`query_report {"resultId":"${id}","offset":${shown}}`);
-    expect(out.notes).toEqual([
+    expect((out.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
       'This result was already complete; nothing was fetched.',
       leftOutNote(shown - rows.length, rows.length, 'shown in the text'),
     ]);
@@ -294,7 +295,7 @@ describe('continue_report after a maxRecords cap', () => {
     expect(first.complete).toBe(false);
     expect(first.fetchedRecords).toBe(1200);
     expect(first.totalRecords).toBe(total);
-    expect(first.notes).toEqual([
+    expect((first.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
       `Fetched 1200 of ${total} records: the cap of 1200 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${total - 1200}; or narrow the filters.`,
     ]);
     const firstRanges = sb.requests
@@ -313,7 +314,7 @@ describe('continue_report after a maxRecords cap', () => {
     const second = sc(next);
     expect(second.resultId).toBe(first.resultId);
     expect(second.complete).toBe(true);
-    expect(second.notes).toEqual([]);
+    expect((second.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
     expect(second.fetchedRecords).toBe(total);
     expect(textOf(next)).toContain(`${total.toLocaleString('en-US')} records, complete.`);
 
@@ -327,13 +328,15 @@ describe('continue_report after a maxRecords cap', () => {
     expect(secondRanges.reduce((n, [f, t]) => n + (t - f), 0)).toBe(total - 1200);
 
     const held = await readJson(s, String(second.resourceUri));
-    expect(held).toEqual(raw.map(decodeAll));
+    expect(held).toEqual(withDays(raw.map(decodeAll) as Rec[]));
     expect(new Set(held.map(couponKey)).size).toBe(total);
 
     // Already complete: nothing more is fetched.
     sb.resetStats();
     const again = sc(await s.call('continue_report', { resultId: first.resultId }));
-    expect(again.notes).toEqual(['This result was already complete; nothing was fetched.']);
+    expect((again.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
+      'This result was already complete; nothing was fetched.',
+    ]);
     expect(sb.requests.length).toBe(0);
   });
 });
@@ -388,8 +391,8 @@ describe('continue_report after the time budget ran out', () => {
       expect(new Set(held.map(couponKey)).size).toBe(fetched); // nothing twice
     }
     expect(out.complete).toBe(true);
-    expect(out.notes).toEqual([]);
-    expect(await readJson(s, String(out.resourceUri))).toEqual(raw.map(decodeAll));
+    expect((out.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(await readJson(s, String(out.resourceUri))).toEqual(withDays(raw.map(decodeAll) as Rec[]));
   });
 });
 

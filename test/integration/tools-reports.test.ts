@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TRANSACTIONS } from '../../src/catalog/transactions.js';
 import type { Dataset, Sandbox } from '../../src/sandbox/service.js';
 import { decodeDates } from '../../src/upstream/service-date.js';
+import { isStandingNote, withDays } from '../helpers/days.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -84,7 +85,7 @@ async function callAndCompare(
   const result = await s.call(tool, args);
   const sc = content(result);
   const requests = sandbox.requests.slice(before);
-  const expected = decodeDates(sandbox.report(transaction, sc.query)) as Rec[];
+  const expected = withDays(decodeDates(sandbox.report(transaction, sc.query)) as Rec[]);
   const records = await readRecords(s, sc.resourceUri);
 
   expect(sc.report).toBe(tool);
@@ -92,7 +93,8 @@ async function callAndCompare(
   expect(sc.complete).toBe(true);
   // The only note a complete default answer may carry: wide rows cut to fit the default view.
   const rowsNote = `structuredContent.rows holds the first ${sc.rows.length} of the ${Math.min(20, expected.length)} rows`;
-  expect(sc.notes.filter((note) => !note.startsWith(rowsNote))).toEqual([]);
+  const own = sc.notes.filter((note) => !isStandingNote(note));
+  expect(own.filter((note) => !note.startsWith(rowsNote))).toEqual([]);
   expect(sc.totalRecords).toBe(expected.length);
   expect(sc.fetchedRecords).toBe(expected.length);
   expect(sc.summary.recordCount).toBe(expected.length);
@@ -101,8 +103,8 @@ async function callAndCompare(
   // 32,000 characters, which the note above then says.
   expect(sc.rows).toEqual(records.slice(0, sc.rows.length));
   expect(sc.rows.length).toBeGreaterThanOrEqual(Math.min(1, records.length));
-  if (sc.rows.length < Math.min(20, records.length)) expect(sc.notes).toHaveLength(1);
-  else expect(sc.notes).toEqual([]);
+  if (sc.rows.length < Math.min(20, records.length)) expect(own).toHaveLength(1);
+  else expect(own).toEqual([]);
   expect(sc.resourceUri).toBe(`reports://results/${sc.resultId}`);
 
   // The upstream requests: the query as echoed, then windows of REPORTS_PAGE_SIZE (the last
@@ -134,7 +136,16 @@ async function callAndCompare(
   expect(text.split('\n')[0]).toBe(
     `${tool} (demo data) ${params}: ${count(expected.length)} record${expected.length === 1 ? '' : 's'}, complete.`,
   );
-  expect(text.split('\n')[1]).toBe(`resultId: ${sc.resultId}`);
+  // Under the headline: the date basis, the notes, then the resultId.
+  const basis = sc.notes.filter((note) => note.startsWith('Dates: '));
+  const others = sc.notes
+    .filter((note) => !note.startsWith('Dates: ') && !note.startsWith(rowsNote))
+    .map((note) => `Note: ${note}`);
+  expect(text.split('\n').slice(1, 2 + basis.length + others.length)).toEqual([
+    ...basis,
+    ...others,
+    `resultId: ${sc.resultId}`,
+  ]);
   expect(result.content).toHaveLength(2);
   expect(result.content[1]).toEqual({
     type: 'resource_link',
@@ -551,10 +562,10 @@ describe('results beyond the first call', () => {
     const first = content(
       await s.call('air_segments_by_date', { DateStart: 'today-30', DateEnd: 'today', maxRecords: 120 }),
     );
-    const expected = decodeDates(sandbox.report('AirSegmentsByDate', first.query)) as Rec[];
+    const expected = withDays(decodeDates(sandbox.report('AirSegmentsByDate', first.query)) as Rec[]);
     expect(expected.length).toBeGreaterThan(200);
     expect(first).toMatchObject({ complete: false, totalRecords: expected.length, fetchedRecords: 120 });
-    expect(first.notes).toEqual([
+    expect(first.notes.filter((note) => !isStandingNote(note))).toEqual([
       `Fetched 120 of ${expected.length} records: the cap of 120 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${expected.length - 120}; or narrow the filters.`,
     ]);
     const before = sandbox.requests.length;
@@ -565,15 +576,15 @@ describe('results beyond the first call', () => {
       complete: true,
       totalRecords: expected.length,
       fetchedRecords: expected.length,
-      notes: [],
     });
+    expect(next.notes.filter((note) => !isStandingNote(note))).toEqual([]);
     expect(await readRecords(s, first.resourceUri)).toEqual(expected);
   });
 
   test('an unpaged report capped below its size continues from the one answer, no duplicates', async () => {
     const args = { parameters: { DateStart: 'today-60', DateEnd: 'today' }, maxRecords: 30 };
     const first = content(await s.call('find_bookings', args));
-    const expected = decodeDates(sandbox.report('FindBookings', first.query)) as Rec[];
+    const expected = withDays(decodeDates(sandbox.report('FindBookings', first.query)) as Rec[]);
     expect(first).toMatchObject({ complete: false, totalRecords: expected.length, fetchedRecords: 30 });
     const next = content(await s.call('continue_report', { resultId: first.resultId }));
     expect(next).toMatchObject({ complete: true, totalRecords: expected.length, fetchedRecords: expected.length });

@@ -18,7 +18,7 @@ function oneLineAlways(text: string): string {
 function cellAlways(value: string, width: number): string {
   const text = oneLineAlways(value.replace(/\s+/g, ' ').replace(/\|/g, '/'));
   if (text.length <= width) return text;
-  const marker = `…[cut: ${formatNumber(text.length)} characters]`;
+  const marker = `…[cut: ${formatNumber(text.length)} characters in all]`;
   return `${text.slice(0, Math.max(8, width - marker.length))}${marker}`;
 }
 
@@ -58,6 +58,6 @@ describe('table cells and one-line texts', () => {
       { numRuns: 3_000 },
     );
     expect(textCell('A | B  C\tD', 40)).toBe('A / B C D');
-    expect(textCell('x'.repeat(50), 40)).toBe(`${'x'.repeat(19)}…[cut: 50 characters]`);
+    expect(textCell('x'.repeat(50), 40)).toBe(`${'x'.repeat(12)}…[cut: 50 characters in all]`);
   });
 });

@@ -339,11 +339,11 @@ describe('sql_query answers stay bounded whatever the statement returns', () => 
       const out = ok(result);
       expect(JSON.stringify(out).length).toBeLessThanOrEqual(100_000);
       expect(textOf(result).length).toBeLessThanOrEqual(100_000);
-      const shownName = `${name(0).slice(0, 60)}…[cut: 75 characters]`;
+      const shownName = `${name(0).slice(0, 60)}…[cut: 75 characters in all]`;
       expect((out.columns as string[])[0]).toBe(shownName);
       expect(out.rowCount).toBe(1);
       const [first] = out.rows as Rec[];
-      expect(String(first[shownName])).toMatch(/^x+…\[cut: 5,000 characters\]$/);
+      expect(String(first[shownName])).toMatch(/^x+…\[cut: 5,000 characters in all\]$/);
       const many = Array.from({ length: 301 }, (_, i) => `${i} AS c${i}`).join(', ');
       expect(refusal(await s.call('sql_query', { sql: `SELECT ${many}` }))).toContain(
         'returns 301 columns; at most 300 can be answered: select fewer.',
@@ -362,7 +362,7 @@ describe('sql_query arguments', () => {
       const tooLong = await s.call('sql_query', { sql: long });
       expect(tooLong.isError).toBe(true);
       expect(textOf(tooLong)).toContain(
-        `sql: '${long.slice(0, 80)}…[cut: 20,009 characters]' is not a statement of 1 to 20,000 characters; ` +
+        `sql: '${long.slice(0, 80)}…[cut: 20,009 characters in all]' is not a statement of 1 to 20,000 characters; ` +
           'send one SELECT or WITH statement in SQLite syntax',
       );
       const notText = await s.call('sql_query', { sql: 42 });
