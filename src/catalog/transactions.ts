@@ -40,14 +40,15 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'BookingDetails',
     title: 'Booking details',
     description:
-      'One booking (PNR) in full: passengers, itinerary, phones, notepads, remarks, tickets, versions, e-mails. ' +
-      'Identify it by RecordLocator (plus PNRCreationDate if reused), ServiceRef or VendorLocators; LoadOptions picks sections. ' +
+      'Bookings (PNR) in full: passengers, itinerary, phones, notepads, remarks, tickets, versions, e-mails. ' +
+      'Identify by RecordLocator (a list reads several at once; PNRCreationDate if reused), ServiceRef or VendorLocators; LoadOptions picks lists. ' +
       'For only its segments and coupons use pnr_segments.',
     path: '/BookingDetails',
     verbs: 'GET',
     marks: marks('AP'),
     envelope: 'collection',
     record: 'BookingDetail',
+    many: 'RecordLocator',
     answer: {
       subject: 'Booking details',
       columns: ['RecordLocator', 'Account', 'OwningConsultant', 'PNRTicketed', 'CreationDate', 'CrsDescription'],
@@ -70,7 +71,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     params: {
       ServiceRef: integer('Booking id (ServiceRef)'),
       LoadOptions: loadOptions,
-      RecordLocator: recordLocator,
+      RecordLocator: list('Booking locators (PNR), e.g. ABC123, up to 100'),
       PNRCreationDate: date('Booking creation date'),
       RequestConsultantID: requestConsultantId,
       OwningCompanyCode: companyScope.OwningCompanyCode,
@@ -188,13 +189,14 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PNRSegments',
     title: 'PNR segments',
     description:
-      "One booking's segments (air with seats, car, hotel, passive) with tickets, coupons and airline locators. " +
+      "Bookings' segments (air with seats, car, hotel, passive) with tickets, coupons and airline locators, for one or a list of locators. " +
       'Lighter than booking_details when only the itinerary matters.',
     path: '/PNRSegments',
     verbs: 'GET',
     marks: marks('AP'),
     envelope: 'collection',
     record: 'PnrSegmentsReport',
+    many: 'RecordLocator',
     answer: {
       subject: 'PNR segments',
       columns: ['Summary.RecordLocator'],
@@ -214,7 +216,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       lookup: { noun: 'booking', params: ['RecordLocator'] },
     },
     params: {
-      RecordLocator: string('Booking record locator (PNR)', { required: true }),
+      RecordLocator: list('Booking locators (PNR), up to 100', { required: true }),
       PNRCreationDate: date('Booking creation date, if the locator was reused'),
       SegmentType: string('Segment type'),
       PassiveSegmentType: string('Passive segment type'),

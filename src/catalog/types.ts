@@ -50,6 +50,9 @@ export interface TransactionDef {
   /** True where the spec does not show the parameters (FindBookings, TicketsIssuedByNumber):
    *  the tool then also accepts a documented free-form `parameters` object. */
   freeForm?: boolean;
+  /** A list parameter whose values the service takes one at a time (RecordLocator): several are
+   *  fetched one request each, concurrently, and held as one result (server/many-call.ts). */
+  many?: string;
   /** Which date the window (its ...Start/...End parameters) filters on: said in every answer. */
   dates?: DateBasis;
   /** What the report is for, as its answers show it (docs/architecture.md, "Answers"). */

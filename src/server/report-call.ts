@@ -2,6 +2,7 @@
 import { type ResolveContext, resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { presentReport } from '../presentation/index.js';
+import { callMany, manyValues } from './many-call.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
@@ -11,6 +12,8 @@ export async function callReport(rt: Runtime, def: TransactionDef, args: Record<
   const { query, controls } = resolveInput(def, args, resolveContext(rt));
   const { maxRecords, notes } = cappedMaxRecords(controls.maxRecords, rt.config.maxRecords);
   const signal = callSignal(rt, extra.signal);
+  const many = manyValues(def, query);
+  if (many) return callMany(rt, def, query, many, { ...controls, maxRecords, extraNotes: notes }, signal, extra);
   await enforceScope(rt, def, query, signal);
   const stored = await runReport(rt, def, query, {
     maxRecords,

@@ -3,6 +3,7 @@ import { TRANSACTIONS } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery } from '../presentation/index.js';
 import type { QueryArgs } from '../results/query-schema.js';
+import { isManyResult } from './many-call.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { continueReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
@@ -31,6 +32,13 @@ export async function continueResult(rt: Runtime, args: ContinueArgs, extra: Too
   }
   const def = TRANSACTIONS.find((t) => t.tool === stored.report);
   if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
+  if (isManyResult(def, stored.sentQuery))
+    throw new ReportsError(
+      'invalid_input',
+      `resultId: ${stored.id} holds ${def.tool} for several ${def.many} values, fetched one by one and made whole ` +
+        `by each call: call ${def.tool} again for the values its notes name`,
+      { param: 'resultId' },
+    );
   const { cappedMaxRecords } = await import('./report-call.js');
   const { maxRecords, notes } = cappedMaxRecords(args.maxRecords, rt.config.maxRecords);
   const updated = await continueReport(rt, def, stored, {
