@@ -66,6 +66,10 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'VendorRemarks',
         'VendorLocators',
       ],
+      next: [
+        { say: 'the ticketing deadlines of these bookings', unnest: 'AirlineTicketingDues' },
+        { say: 'their segments, per type and status', unnest: 'Itinerary', groupBy: ['SegmentType', 'SegmentStatus'] },
+      ],
       lookup: { noun: 'booking', params: ['RecordLocator', 'ServiceRef', 'VendorLocators'] },
     },
     params: {
@@ -574,10 +578,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       columns: ['RecordLocator', 'LogDateTime', 'Success', 'LogMessage', 'Account'],
       lead: ['Success', 'Account', 'LogMessage', 'LogDateTime'],
       next: [
+        // Not per LogMessage: every message holds its booking's locator (one group per booking).
+        // Per partner and reason once the fields derived from LogMessage (results/text-fields.ts) are wired.
         {
-          say: 'the failed forwards per message',
+          say: 'the failed forwards per account',
           where: [{ field: 'Success', op: 'eq', value: false }],
-          groupBy: ['LogMessage'],
+          groupBy: ['Account'],
         },
       ],
     },
@@ -669,7 +675,10 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'RecordLocator',
       ],
       lead: ['SegmentStatus', 'Account', 'OwningConsultant', 'DepartureDate'],
-      next: [{ say: 'problems per status and account', groupBy: ['SegmentStatus', 'Account'] }],
+      next: [
+        { say: 'problems per status', groupBy: ['SegmentStatus'] },
+        { say: 'problems per consultant', groupBy: ['OwningConsultant'] },
+      ],
     },
     params: {
       ...dateRange('DepartureDate', 'Departure'),

@@ -45,18 +45,25 @@ export function nextCalls(view: NextView): NextCall[] {
   return calls;
 }
 
-/** The catalog's follow-ups whose fields this result has (at most two); else per Account. */
+/**
+ * The catalog's follow-ups whose fields this result has (at most two): an unnest only when its
+ * list holds items, its own fields then being the items'. Else per Account, when that groups
+ * the records (fewer accounts than half the records: not one group per record).
+ */
 function followUps(view: NextView): FollowUp[] {
   const fields = view.summary.fields;
   const has = (f: string) => f.replace(/:(day|month|year)$/, '') in fields;
   const declared = findTransaction(view.report)?.answer.next;
-  const usable = (declared ?? []).filter(
-    (f) =>
-      f.unnest !== undefined ||
-      [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
+  const usable = (declared ?? []).filter((f) =>
+    f.unnest !== undefined
+      ? fields[f.unnest]
+        ? (fields[f.unnest].items?.total ?? 0) > 0
+        : (view.summary.otherFields ?? []).includes(f.unnest)
+      : [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
   );
   if (usable.length) return usable.slice(0, 2);
   const account = fields.Account;
-  if (account?.kind !== 'categorical' || (account.distinct ?? 0) < 2) return [];
+  const distinct = account?.kind === 'categorical' ? (account.distinct ?? 0) : 0;
+  if (distinct < 2 || distinct >= view.summary.recordCount / 2) return [];
   return [{ say: 'per account', groupBy: ['Account'] }];
 }
