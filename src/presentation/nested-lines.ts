@@ -98,18 +98,16 @@ function listLines(record: Rec, path: string): string[] {
         : ITEM_CELL,
     );
     lines.push(`  ${tableLine(columns.map((c) => textCell(c, ITEM_CELL)))}`);
-    for (const item of items as Rec[])
+    // Columns past the table's width: each item's own values of them on a line under it, so a
+    // lone hotel among flights keeps its property and dates.
+    const more = all.slice(MAX_ITEM_COLUMNS);
+    for (const item of items as Rec[]) {
       lines.push(`  ${tableLine(columns.map((c, i) => textCell(item[c], widths[i])))}`);
+      const rest = more.filter((c) => !isEmpty(item[c])).map((c) => `${c}: ${textCell(item[c], ITEM_CELL)}`);
+      if (rest.length) lines.push(`  |   ↳ ${truncate(rest.join('; '), 800)}`);
+    }
   }
   if (list.length > items.length) lines.push(`  ↳ … ${list.length - items.length} more items of ${truncate(path, 80)}`);
-  if (listOfObjects(list)) {
-    const dropped = itemColumns(items as Rec[]).slice(MAX_ITEM_COLUMNS);
-    if (dropped.length)
-      lines.push(
-        `  ↳ ${dropped.length} more column${dropped.length === 1 ? '' : 's'} of ${truncate(path, 80)} not shown: ` +
-          truncate(dropped.join(', '), 400),
-      );
-  }
   return lines;
 }
 

@@ -50,29 +50,38 @@ export function writeDaysAsDates(records: Rec[], summary: Summary | undefined): 
   // Without a summary (a masked or re-profiled result is always summarised) nothing is known.
   if (!dates.length && !containers.size) return [];
   const seen = new Map<string, number>();
+  // A top-level field, record by record: an instant's field stops at its first value.
+  for (const f of dates) {
+    let found = 0;
+    for (let i = 0; i < records.length && found !== NOT_DAYS; i++) found = verdict(records[i][f]) || found;
+    if (found) seen.set(f, found);
+  }
   const note = (path: string, v: unknown) => {
     const was = seen.get(path);
     if (was === NOT_DAYS) return;
     const is = verdict(v);
     if (is) seen.set(path, is);
   };
-  for (const r of records) {
-    for (const f of dates) note(f, r[f]);
-    for (const c of containers) walk(r[c], c, note);
-  }
+  for (const c of containers) for (const r of records) walk(r[c], c, note);
   const days = [...seen].filter(([, v]) => v === ALL_DAYS).map(([path]) => path);
   if (!days.length) return [];
   const top = days.filter((p) => !p.includes('.'));
   const nested = new Set(days.filter((p) => p.includes('.')));
-  // One string per day, shared by the records that hold it.
+  // One string per day, shared by the records that hold it; the records share their dates
+  // (the walk's sharing), so the last one is most often the next one.
   const shared = new Map<string, string>();
+  let lastSent = '';
+  let lastDay = '';
   const day = (v: string): string => {
+    if (v === lastSent) return lastDay;
     if (v.length === DAY_LENGTH) return v;
     let d = shared.get(v);
     if (d === undefined) {
       d = v.slice(0, DAY_LENGTH);
       shared.set(v, d);
     }
+    lastSent = v;
+    lastDay = d;
     return d;
   };
   const nestedRoots = [...new Set([...nested].map((p) => p.slice(0, p.indexOf('.'))))];
@@ -89,6 +98,26 @@ export function writeDaysAsDates(records: Rec[], summary: Summary | undefined): 
   return days;
 }
 
+/**
+ * `path.key`, made once per path and key: the items of a list repeat their keys, and a new
+ * string per key and item (hashed again at each lookup) was most of the pass's time.
+ */
+const childPaths = new Map<string, Map<string, string>>();
+function child(path: string, key: string): string {
+  let children = childPaths.get(path);
+  if (children === undefined) {
+    if (childPaths.size > 4_096) childPaths.clear();
+    children = new Map();
+    childPaths.set(path, children);
+  }
+  let p = children.get(key);
+  if (p === undefined) {
+    p = `${path}.${key}`;
+    children.set(key, p);
+  }
+  return p;
+}
+
 /** Every scalar under `value`, with its path (list items share their list's path). */
 function walk(value: unknown, path: string, note: (path: string, v: unknown) => void, depth = 0): void {
   if (value === null || typeof value !== 'object' || depth > 8) return;
@@ -101,9 +130,8 @@ function walk(value: unknown, path: string, note: (path: string, v: unknown) => 
   const obj = value as Rec;
   for (const key in obj) {
     const v = obj[key];
-    const p = `${path}.${key}`;
-    if (v !== null && typeof v === 'object') walk(v, p, note, depth + 1);
-    else note(p, v);
+    if (v !== null && typeof v === 'object') walk(v, child(path, key), note, depth + 1);
+    else note(child(path, key), v);
   }
 }
 
@@ -116,9 +144,8 @@ function rewrite(value: unknown, path: string, days: Set<string>, day: (v: strin
   const obj = value as Rec;
   for (const key in obj) {
     const v = obj[key];
-    const p = `${path}.${key}`;
-    if (v !== null && typeof v === 'object') rewrite(v, p, days, day, depth + 1);
-    else if (typeof v === 'string' && days.has(p)) obj[key] = day(v);
+    if (v !== null && typeof v === 'object') rewrite(v, child(path, key), days, day, depth + 1);
+    else if (typeof v === 'string' && days.has(child(path, key))) obj[key] = day(v);
   }
 }
 
