@@ -70,6 +70,12 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
   }
   head.push('');
 
+  const explicit = !!options.fields?.length;
+  const columns = !explicit
+    ? reportColumns(summary, view.report)
+    : records.length
+      ? options.fields!.map((f) => resolveField(f, collectPaths(records), 'fields'))
+      : options.fields!;
   if (summary.recordCount > 0) {
     head.push(
       summary.recordCount === 1 ? 'Summary of the record:' : `Summary of all ${n(summary.recordCount)} records:`,
@@ -77,7 +83,8 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     // When every record is listed below, "N distinct (all unique)" says nothing the rows don't.
     const allListed = records.length <= rowLimit;
     for (const [path, p] of Object.entries(summary.fields)) {
-      if (allListed && p.unique) continue;
+      // Only a column of the rows below: a field the rows do not show is named here.
+      if (allListed && p.unique && columns.includes(path)) continue;
       head.push(`- ${truncate(profileLine(path, p), 220)}`);
     }
     if (summary.emptyFields.length)
@@ -86,12 +93,6 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     head.push('');
   }
 
-  const explicit = !!options.fields?.length;
-  const columns = !explicit
-    ? reportColumns(summary, view.report)
-    : records.length
-      ? options.fields!.map((f) => resolveField(f, collectPaths(records), 'fields'))
-      : options.fields!;
   const wanted = Math.min(rowLimit, records.length);
   const textLimit = options.textLimit ?? TEXT_CHAR_LIMIT;
   // A field the caller names is shown whole, up to what the text can hold.

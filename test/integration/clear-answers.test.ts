@@ -218,6 +218,30 @@ describe('3. nothing is left out without a name', () => {
     expect(text).toContain(`  | ${due.Airline} | ${due.DueDate} | ${due.DueTime} |`);
   });
 
+  it('every field of the records is a column or named in the summary, even when every row is listed', async () => {
+    const locators = dataset()
+      .bookings.slice(0, 4)
+      .map((b) => b.recordLocator);
+    const { records, text } = await report('booking_details', {
+      RecordLocator: locators,
+      LoadOptions: 'All',
+      fields: ['RecordLocator', 'AirlineTicketingDues'],
+    });
+    const lines = text.split('\n');
+    const header = lines.find((l) => l.startsWith('| RecordLocator |'))!;
+    const notProfiled = lines.find((l) => l.startsWith('Not profiled: ')) ?? '';
+    const empty = lines.find((l) => l.startsWith('Empty in every record: ')) ?? '';
+    const fields = new Set(records.flatMap((r) => Object.keys(r)));
+    for (const f of fields) {
+      const named =
+        header.includes(`| ${f} |`) ||
+        lines.some((l) => l.startsWith(`- ${f}: `)) ||
+        notProfiled.includes(f) ||
+        empty.includes(f);
+      expect(named, f).toBe(true);
+    }
+  });
+
   it("a nested table's columns past its width are written under each item, with their values", async () => {
     const b = dataset().bookings.find((x) => x.cars.length > 0 && !x.cancelled)!;
     const { records, text } = await report('pnr_segments', { RecordLocator: b.recordLocator });
