@@ -83,7 +83,9 @@ describe('catalog', () => {
     }
     for (const name of spec.params) {
       const prop = json.properties[name]!;
-      if (spec.lists.includes(name)) {
+      // A `many` parameter is the server's own list: the service takes one value a request,
+      // and the server fetches each (server/many-call.ts).
+      if (spec.lists.includes(name) || def.many === name) {
         // Published as the comma-list string; the zod schema still takes an array too.
         expect(prop.type, `${def.tool}.${name} list`).toBe('string');
         expect(prop.description, `${def.tool}.${name} list`).toMatch(/, comma list/);
