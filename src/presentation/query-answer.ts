@@ -4,6 +4,8 @@
  * the text rendered from the same page.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { dateBasisWords } from '../catalog/date-basis.js';
+import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
@@ -34,6 +36,11 @@ export function presentQuery(stored: StoredResult, query: QueryArgs): CallToolRe
       output.nextOffset = output.offset + groups.length;
     }
   }
+  // Which date the held result's window filtered on, as its report answer said (last: the
+  // notes about this answer's own rows come first).
+  const def = findTransaction(stored.report);
+  const basis = def ? dateBasisWords(def, stored.query) : undefined;
+  if (basis) notes.push(basis);
   const text = renderQuery(output, {
     resultId: stored.id,
     report: stored.report,

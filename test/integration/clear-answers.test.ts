@@ -107,6 +107,10 @@ describe('1. every answer says which date its window filtered on', () => {
     });
     expect(coupons.head.notes[0]).toMatch(/^Dates: DateStart–DateEnd filter by ticket expiry date \(DateTracker=E; /);
     expect(coupons.text.split('\n')[1]).toBe(coupons.head.notes[0]);
+    // An answer derived from the result says it too.
+    const perAccount = await call('query_report', { resultId: coupons.head.resultId, groupBy: ['Account'] });
+    expect((perAccount.r.structuredContent as { notes: string[] }).notes).toContain(coupons.head.notes[0]);
+    expect(perAccount.text).toContain(`Note: ${coupons.head.notes[0]}`);
   });
 });
 
