@@ -78,6 +78,7 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     if (summary.emptyFields.length)
       head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
     if (summary.otherFields?.length) head.push(`Not profiled: ${truncate(summary.otherFields.join(', '), 600)}`);
+    for (const d of summary.derived ?? []) head.push(`Derived by this server: ${d.field}: ${truncate(d.how, 300)}`);
     head.push('');
   }
 
@@ -168,18 +169,22 @@ function profileLine(path: string, p: FieldProfile): string {
         : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
+      const name = p.rate ? `${path} (a rate ${p.rate}, not spend)` : path;
+      const grain = p.grain ? ` (${p.grain})` : '';
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
         const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
+        const each = (c: (typeof sums)[number]) =>
+          c.sum === undefined ? `${c.currency} ${num(c.min)} to ${num(c.max)}` : `${c.currency} ${num(c.sum)}`;
         return (
-          `${path}: sum per ${field} (never added across currencies): ` +
-          `${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`
+          `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
+          `currencies)${grain}: ${sums.map(each).join(', ')}${more}${empty}`
         );
       }
       const unit = p.currency ? ` ${p.currency.value}` : '';
       const range = p.min === p.max ? `all ${num(p.min)}${unit}` : `${num(p.min)} to ${num(p.max)}${unit}`;
-      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}; ` : '';
-      return `${path}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
+      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}${grain}; ` : '';
+      return `${name}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
     }
     case 'date':
       return `${path}: ${shortDate(String(p.min))} → ${shortDate(String(p.max))}${empty}`;
@@ -224,7 +229,11 @@ function followUps(view: ResultView): FollowUp[] {
   const usable = (declared ?? []).filter(
     (f) =>
       f.unnest !== undefined ||
-      [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
+      [
+        ...(f.groupBy ?? []),
+        ...(f.aggregates ?? []).map((a) => a.field ?? 'Account'),
+        ...(f.where ?? []).map((w) => w.field),
+      ].every(has),
   );
   if (usable.length) return usable.slice(0, 2);
   const account = fields.Account;

@@ -123,7 +123,8 @@ export interface CarSegment extends SegmentBase {
   dropMin: number;
   passive: boolean;
   carType: string;
-  rateType: 'D' | 'W';
+  /** D daily, W weekly, M monthly; '' when the rate's period is not stated. */
+  rateType: 'D' | 'W' | 'M' | '';
   rateCode: string;
   rateAmount: number;
   currency: string;

@@ -114,6 +114,14 @@ function ticketedDate(b: Booking): string {
 
 // ------------------------------------------------------------------ segments
 
+/** How a car rate's text names its period ('' when the rate does not say). */
+const RATE_WORDS: Readonly<Record<CarSegment['rateType'], string>> = {
+  D: 'DAILY ',
+  W: 'WEEKLY ',
+  M: 'MONTHLY ',
+  '': '',
+};
+
 export function carSegmentRecord(s: CarSegment): JsonRecord {
   const b = s.booking;
   return {
@@ -134,7 +142,7 @@ export function carSegmentRecord(s: CarSegment): JsonRecord {
     RateAmount: amount(s.rateAmount),
     NbrOfCars: '1',
     CarType: s.carType,
-    ServiceInformation: `${s.rateType === 'W' ? 'WEEKLY' : 'DAILY'} RATE ${s.currency} ${amount(s.rateAmount)} UNL KM`,
+    ServiceInformation: `${RATE_WORDS[s.rateType]}RATE ${s.currency} ${amount(s.rateAmount)} UNL KM`,
     BRInformation: `BR-${b.account.code}`,
     CarSegmentType: s.passive ? 'Passive' : 'Active',
     CreatingAgencyIata: b.pcc.iata,

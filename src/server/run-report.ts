@@ -1,4 +1,6 @@
 import type { TransactionDef } from '../catalog/types.js';
+import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
+import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
@@ -72,7 +74,13 @@ export async function runReport(
     totalRecords: outcome.totalRecords,
     complete: outcome.complete,
     // Notes may quote the service (a failed page's error): masked like everything else.
-    notes: [...outcome.notes, ...fetched.notes].map(rt.redact.text),
+    notes: [
+      ...outcome.notes,
+      ...fetched.notes,
+      ...meaningNotes(def, records),
+      // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
+      ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
+    ].map(rt.redact.text),
     records,
     held: intervalsOf(outcome.pages),
     summary: fetched.summary,
@@ -124,7 +132,7 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     records,
     asWalked,
     notes: scope.notes(),
-    summary: summary.finish(records, { report: def.tool }, values),
+    summary: withDerived(summary.finish(records, { report: def.tool }, values), outcome.derived),
   };
 }
 
@@ -178,11 +186,18 @@ export async function continueReport(
     held,
     totalRecords: total,
     complete,
-    notes: [...outcome.notes, ...scope.notes()].map(rt.redact.text),
+    notes: [
+      ...outcome.notes,
+      ...scope.notes(),
+      ...meaningNotes(
+        def,
+        pages.flatMap((p) => p.records),
+      ),
+    ].map(rt.redact.text),
   });
 }
 
-function fetchFor(
+async function fetchFor(
   rt: Runtime,
   def: TransactionDef,
   query: Record<string, string>,
@@ -190,7 +205,9 @@ function fetchFor(
   held?: FetchRequest['held'],
   onPage?: FetchRequest['onPage'],
 ) {
-  return fetchReport(rt.upstream, {
+  const deriver = await deriverFor(def.answer.meaning, query);
+  const outcome = await fetchReport(rt.upstream, {
+    prepare: deriver?.apply,
     path: def.path,
     query,
     envelope: def.envelope,
@@ -204,4 +221,5 @@ function fetchFor(
     held,
     onPage,
   });
+  return { ...outcome, derived: deriver?.fields ?? [] };
 }
