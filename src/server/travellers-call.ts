@@ -47,7 +47,6 @@ import {
   findingsNote,
   hotelsNote,
   notContinued,
-  params,
   placeName,
   RULES_NOTES,
 } from './travellers-notes.js';

@@ -12,222 +12,30 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionRuntimes } from '../../src/http/session-runtime.js';
-import type { AirSegment, Booking, Dataset, HotelSegment, Traveller } from '../../src/sandbox/data.js';
-import { DUTY_OF_CARE_SCENARIOS, MORE_DUTY_OF_CARE_SCENARIOS } from '../../src/sandbox/duty-of-care.js';
+import type { Booking, Dataset } from '../../src/sandbox/data.js';
+import { DUTY_OF_CARE_SCENARIOS } from '../../src/sandbox/duty-of-care.js';
 import { createServer } from '../../src/server/create-server.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 import { parseCsv } from '../helpers/csv-parse.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
-
-type Rec = Record<string, unknown>;
-
-/** The data's today (2026-11-15): the server's relative dates, and the sandbox's clock (signatures stay fresh). */
-const NOW = () => new Date('2026-11-15T06:00:00Z');
-const WEEK = { place: 'SIN', from: 'today', to: 'today+6' };
-const ACTIVE = new Set(['HK', 'KK', 'TK', 'GK', 'RR']);
-const DAY = 86_400_000;
-
-/** Local wall-clock time of an instant at an offset (minutes east of UTC), 'YYYY-MM-DDTHH:MM'. */
-const local = (ms: number, offset: number) => new Date(ms + offset * 60_000).toISOString().slice(0, 16);
-const isoDay = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
-
-interface ExpectedStay {
-  traveller: Traveller;
-  /** The bookings the stay rests on (flights and hotel), sorted. */
-  locators: string[];
-  status: string;
-  from: string | null;
-  to: string | null;
-  hotels: HotelSegment[];
-}
-
-/** One flight of a traveller, with every candidate booking of theirs that holds it. */
-interface TripLeg {
-  seg: AirSegment;
-  bookings: string[];
-}
-
-/**
- * The stays at SIN touching the week [today, today+7), by the rules the README states,
- * computed on the dataset's segments: candidates are the bookings with a (not cancelled)
- * flight into SIN departing from 30 days before the week to its end, or out of SIN departing
- * from the week's start to 30 days after it. Each traveller's flights from all their candidate
- * bookings are one trip, in UTC order; a confirmed hotel stay in SIN touching the week (check-in
- * from 30 days before it) joins the traveller's stay it overlaps, or is a stay of its own.
- */
-function expectedStays(ds: Dataset, companies?: readonly string[]): ExpectedStay[] {
-  const t = ds.today;
-  const start = `${isoDay(t)}T00:00`;
-  const end = `${isoDay(t + 7)}T00:00`;
-  const at = (x: string) => (x.length === 10 ? `${x}T00:00` : x);
-  const arrivalAtSin = (s: AirSegment) => (s.arrivalTimeUnknown ? isoDay(s.arrDay) : local(s.arrUtc, 480));
-  const trips = new Map<string, { traveller: Traveller; legs: Map<string, TripLeg> }>();
-  for (const b of candidateBookings(ds, companies))
-    for (const p of b.passengers) {
-      const trip = trips.get(p.guid) ?? { traveller: p, legs: new Map<string, TripLeg>() };
-      trips.set(p.guid, trip);
-      for (const s of b.air) {
-        if (!ACTIVE.has(s.status)) continue;
-        const key = `${s.carrier.code}${s.flightNbr}|${s.depUtc}`;
-        const known = trip.legs.get(key);
-        if (known) known.bookings.push(b.recordLocator);
-        else trip.legs.set(key, { seg: s, bookings: [b.recordLocator] });
-      }
-    }
-  const out: ExpectedStay[] = [];
-  for (const { traveller, legs: byKey } of trips.values()) {
-    const legs = [...byKey.values()].sort((x, y) => x.seg.depUtc - y.seg.depUtc);
-    const home = legs.length > 0 && legs[0].seg.from.code === 'SIN';
-    type Found = Omit<ExpectedStay, 'traveller' | 'hotels'> & { home?: boolean; earliest?: string; latest?: string };
-    const found: Found[] = [];
-    const books = (...ls: Array<TripLeg | null | undefined>) => ls.flatMap((l) => l?.bookings ?? []);
-    let open: TripLeg | null | undefined; // undefined: not at SIN; null: at SIN since the start
-    legs.forEach((leg, i) => {
-      const s = leg.seg;
-      if (open !== undefined && s.from.code !== 'SIN') {
-        found.push({
-          locators: books(open, leg),
-          status: 'undecided',
-          from: open && arrivalAtSin(open.seg),
-          to: null,
-          latest: local(s.depUtc, s.from.offset),
-        });
-        open = undefined;
-      }
-      if (s.from.code === 'SIN' && s.to.code !== 'SIN') {
-        const to = local(s.depUtc, 480);
-        if (open) {
-          const through = s.depUtc - open.seg.arrUtc < 12 * 3_600_000 && s.to.code !== open.seg.from.code;
-          found.push({
-            locators: books(open, leg),
-            status: through ? 'passing through' : 'decided',
-            from: arrivalAtSin(open.seg),
-            to,
-          });
-        } else if (i === 0) found.push({ locators: books(leg), status: 'decided', from: null, to, home: true });
-        else {
-          const prev = legs[i - 1].seg;
-          found.push({
-            locators: books(legs[i - 1], leg),
-            status: 'undecided',
-            from: null,
-            to,
-            earliest: local(prev.arrUtc, prev.to.offset),
-          });
-        }
-        open = undefined;
-      }
-      if (s.from.code !== 'SIN' && s.to.code === 'SIN') open = leg;
-    });
-    if (open) {
-      const from = arrivalAtSin(open.seg);
-      found.push(
-        home
-          ? { locators: books(open), status: 'decided', from, to: null, home: true }
-          : { locators: books(open), status: 'undecided', from, to: null },
-      );
-    }
-    for (const s of found) {
-      const begins = s.from ?? s.earliest ?? null;
-      const ends = s.to ?? s.latest ?? null;
-      if ((begins !== null && at(begins) >= end) || (ends !== null && at(ends) < start)) continue;
-      const status = s.status === 'decided' ? decided(s.from, s.to, !!s.home, start, end) : s.status;
-      out.push({ traveller, locators: s.locators, status, from: s.from, to: s.to, hotels: [] });
-    }
-  }
-  for (const h of expectedHotels(ds, companies)) {
-    const traveller = h.booking.passengers[0];
-    const overlapping = out.find(
-      (s) =>
-        s.traveller.guid === traveller.guid &&
-        (s.to === null || isoDay(h.arrDay) <= at(s.to).slice(0, 10)) &&
-        (s.from === null || isoDay(h.depDay) >= at(s.from).slice(0, 10)),
-    );
-    if (overlapping) {
-      overlapping.hotels.push(h);
-      overlapping.locators.push(h.booking.recordLocator);
-      continue;
-    }
-    const from = isoDay(h.arrDay);
-    const to = isoDay(h.depDay);
-    const status = decided(from, to, false, start, end);
-    out.push({ traveller, locators: [h.booking.recordLocator], status, from, to, hotels: [h] });
-  }
-  for (const s of out) s.locators = [...new Set(s.locators)].sort();
-  return out;
-}
-
-function decided(from: string | null, to: string | null, home: boolean, start: string, end: string): string {
-  const at = (x: string) => (x.length === 10 ? `${x}T00:00` : x);
-  const arrives = from !== null && at(from) >= start;
-  const leaves = to !== null && at(to) < end;
-  return arrives && leaves
-    ? 'arriving and leaving'
-    : arrives
-      ? 'arriving'
-      : leaves
-        ? 'leaving'
-        : home
-          ? 'based here'
-          : 'in place';
-}
-
-/** Confirmed hotel stays in SIN that check in from 30 days before the week to its end and touch it. */
-function expectedHotels(ds: Dataset, companies?: readonly string[]): HotelSegment[] {
-  const t = ds.today;
-  return ds.hotelSegments.filter(
-    (h) =>
-      (!companies || companies.includes(h.booking.company.code)) &&
-      h.property.city.cityCode === 'SIN' &&
-      !h.cancelled &&
-      ACTIVE.has(h.status) &&
-      h.arrDay >= t - 30 &&
-      h.arrDay <= t + 6 &&
-      h.depDay >= t,
-  );
-}
-
-const name = (p: Traveller) => `${p.lastName}/${p.firstName} ${p.title}`;
-
-/** One line per traveller and stay: what the answer must hold, in a comparable order. */
-function expectedLines(stays: readonly ExpectedStay[]): string[] {
-  return stays.map((s) => [s.locators.join(', '), name(s.traveller), s.status, s.from, s.to].join('|')).sort();
-}
-
-function answerLines(records: readonly Rec[]): string[] {
-  return records
-    .map((r) => [String(r.RecordLocator).split(', ').sort().join(', '), r.Traveller, r.Status, r.From, r.To].join('|'))
-    .sort();
-}
-
-/** The records whose stay rests on this booking. */
-function recordsOf(records: readonly Rec[], b: Booking): Rec[] {
-  return records.filter((r) => String(r.RecordLocator).split(', ').includes(b.recordLocator));
-}
-
-function structured(result: CallToolResult): Rec {
-  expect(result.isError, textOf(result)).toBeFalsy();
-  return result.structuredContent as Rec;
-}
-
-/** The scenario bookings, in DUTY_OF_CARE_SCENARIOS order, then MORE_DUTY_OF_CARE_SCENARIOS's (appended last). */
-function scenarioBookings(ds: Dataset): Booking[] {
-  const all = DUTY_OF_CARE_SCENARIOS.length + MORE_DUTY_OF_CARE_SCENARIOS.length;
-  return ds.bookings.slice(ds.bookings.length - all, ds.bookings.length - MORE_DUTY_OF_CARE_SCENARIOS.length);
-}
-
-/** The second set's bookings (MORE_DUTY_OF_CARE_SCENARIOS), in its order. */
-function scenarioCases(ds: Dataset): Booking[] {
-  return ds.bookings.slice(ds.bookings.length - MORE_DUTY_OF_CARE_SCENARIOS.length);
-}
-
-/** The second set's booking of a case (MORE_DUTY_OF_CARE_SCENARIOS). */
-function caseBooking(ds: Dataset, which: string): Booking {
-  const i = MORE_DUTY_OF_CARE_SCENARIOS.findIndex((c) => c.case.startsWith(which));
-  expect(i, which).toBeGreaterThanOrEqual(0);
-  return ds.bookings[ds.bookings.length - MORE_DUTY_OF_CARE_SCENARIOS.length + i];
-}
+import {
+  answerLines,
+  candidateBookings,
+  expectedHotels,
+  expectedLines,
+  expectedStays,
+  expectedStaysCandidates,
+  NOW,
+  name,
+  type Rec,
+  recordsOf,
+  routingCount,
+  scenarioBookings,
+  scenarioCases,
+  structured,
+  WEEK,
+} from '../helpers/travellers-expected.js';
 
 describe('travellers_at: who is at SIN this week', () => {
   let s: InProcess;
@@ -467,37 +275,6 @@ describe('travellers_at: who is at SIN this week', () => {
     expect(s.rt.sandbox!.requests.length).toBe(before);
   });
 });
-
-/**
- * The bookings the two routing fetches name (the candidates whose itineraries are read): a
- * (not cancelled) flight into SIN departing from 30 days before the week to its end, or out of
- * SIN departing from the week's start to 30 days after it.
- */
-function candidateBookings(ds: Dataset, companies?: readonly string[]): Dataset['bookings'] {
-  const t = ds.today;
-  return ds.bookings.filter(
-    (b) =>
-      (!companies || companies.includes(b.company.code)) &&
-      b.air.some(
-        (s) =>
-          s.status !== 'HX' &&
-          ((s.to.code === 'SIN' && s.depDay >= t - 30 && s.depDay <= t + 6) ||
-            (s.from.code === 'SIN' && s.depDay >= t && s.depDay <= t + 36)),
-      ),
-  );
-}
-
-function expectedStaysCandidates(ds: Dataset, companies?: readonly string[]): string[] {
-  return candidateBookings(ds, companies).map((b) => b.recordLocator);
-}
-
-/** PassengerLocationsByRouting's record count: one per (not cancelled) flight into or out of SIN in the range. */
-function routingCount(ds: Dataset, end: 'to' | 'from', from: number, to: number): number {
-  const ymd = (day: number) => Number(isoDay(day).replaceAll('-', ''));
-  return ds.airSegments.filter(
-    (s) => s.status !== 'HX' && s[end].code === 'SIN' && ymd(s.depDay) >= from && ymd(s.depDay) <= to,
-  ).length;
-}
 
 describe('travellers_at with masking, a pinned scope and incomplete upstream answers', () => {
   it('masks traveller names, e-mails and phones (REPORTS_REDACT_PII), keeps locators', async () => {
