@@ -185,7 +185,7 @@ function row(t: Traveller, p: RowParts): Rec {
     TravellerEmail: own?.email ?? null,
     BookingPhone: contactOf?.trip.bookingPhone ?? null,
     BookingEmail: contactOf?.trip.bookingEmail ?? null,
-    ContactBooking: contactOf?.trip.locator ?? null,
+    ContactRecordLocator: contactOf?.trip.locator ?? null,
     Basis: p.basis,
     Reason: p.reason,
     Evidence: p.evidence,

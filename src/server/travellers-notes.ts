@@ -25,7 +25,7 @@ export const RULES_NOTES = [
 /** Whose contact each is. */
 export const CONTACT_NOTE =
   "Contacts: TravellerPhone and TravellerEmail are the traveller's own, where the booking holds one per passenger; " +
-  'BookingPhone and BookingEmail are the contact held at booking level (of the booking ContactBooking names): the ' +
+  'BookingPhone and BookingEmail are the contact held at booking level (of the booking ContactRecordLocator names): the ' +
   "booking's, which may be another traveller's or an arranger's, not necessarily this traveller's.";
 
 /** A query as 'Name=value' words, unencoded (so masking finds an e-mail in a UserName). */
@@ -88,8 +88,9 @@ export function findingsNote(records: readonly Rec[], trips: readonly BookingTri
   return [`Found: ${parts.join('; ')}.`];
 }
 
+/** 'GZSU4N, BGGHKR (THOMAS/GRACE MRS)': locators first, so a name's given names never run on into them. */
 function who(r: Rec): string {
-  return `${String(r.Traveller ?? '')} ${String(r.RecordLocator ?? '')}`.trim();
+  return `${String(r.RecordLocator ?? '')} (${String(r.Traveller ?? '')})`;
 }
 
 /** At most 12 items, then how many more: a note stays short whatever the data. */

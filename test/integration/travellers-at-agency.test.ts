@@ -190,7 +190,7 @@ describe("travellers_at on a real agency's data", () => {
       if (r.TravellerPhone !== null) expect([who.mobile, who.businessPhone]).toContain(r.TravellerPhone);
       // The booking's contact is its lead passenger's (what the service holds at booking level), named by booking.
       if (r.BookingEmail !== null) {
-        const booking = byLocator.get(String(r.ContactBooking))!;
+        const booking = byLocator.get(String(r.ContactRecordLocator))!;
         expect(String(r.RecordLocator).split(', ').concat(booking.recordLocator)).toContain(booking.recordLocator);
         expect(r.BookingEmail).toBe(booking.passengers[0].email);
       }
@@ -210,7 +210,7 @@ describe("travellers_at on a real agency's data", () => {
         TravellerEmail: null,
         TravellerPhone: null,
         BookingEmail: refused.passengers[0].email,
-        ContactBooking: refused.recordLocator,
+        ContactRecordLocator: refused.recordLocator,
       });
     }
   });

@@ -298,6 +298,21 @@ describe('travellers_at with masking, a pinned scope and incomplete upstream ans
         }
       }
       expect(records.every((r) => String(r.Traveller).startsWith('Traveller-'))).toBe(true);
+      // Locators are identifiers, never masked: in their fields, in the reasons and in the notes.
+      const locators = new Set(ds.bookings.map((b) => b.recordLocator));
+      for (const r of records) {
+        for (const l of String(r.RecordLocator).split(', ')) expect(locators.has(l), l).toBe(true);
+        if (r.ContactRecordLocator !== null) expect(locators.has(String(r.ContactRecordLocator))).toBe(true);
+        for (const m of String(r.Reason).matchAll(/two bookings: (\S+), then (\S+)\)/g))
+          expect(
+            [m[1], m[2]].every((l) => locators.has(l)),
+            String(r.Reason),
+          ).toBe(true);
+      }
+      const joined = (answer.notes as string[]).find((n) => n.startsWith('Found: '))!;
+      const named = [...joined.matchAll(/(\w{6}), (\w{6}) \(Traveller-/g)];
+      expect(named.length).toBeGreaterThan(0);
+      for (const m of named) expect(locators.has(m[1]) && locators.has(m[2])).toBe(true);
       for (const key of ['TravellerEmail', 'BookingEmail'])
         expect(records.every((r) => r[key] === null || String(r[key]).startsWith('email-'))).toBe(true);
     } finally {
