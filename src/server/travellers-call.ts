@@ -116,15 +116,24 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
   ]);
 
   const place = placeAirports(input.place, arrivals.records, departures.records);
-  const all = candidatesOf([...arrivals.records, ...departures.records]);
+  const window: Window = { start: `${iso(input.from)}T00:00`, end: `${iso(shiftDays(input.to, 1))}T00:00` };
+  const hotelRecords = hotelAnswers.flatMap((h) => h.records);
+  const hotels = hotelStaysAt(hotelRecords, { cities: new Set(where.cities), country: where.country }, window);
+  const flown = candidatesOf([...arrivals.records, ...departures.records]);
+  // A hotel's booking no routing names is read too: all its travellers, their contacts, its flights.
+  const named = new Set(flown.map((c) => c.recordLocator));
+  const atHotels = new Set(hotels.map((h) => h.locator).filter((l) => !named.has(l)));
+  const hotelOnly = candidatesOf(hotelRecords.filter((r) => atHotels.has(String(r.RecordLocator).toUpperCase())));
+  const all = [...flown, ...hotelOnly];
   const candidates = all.slice(0, MAX_BOOKINGS);
   const read = await readBookings(rt, details, candidates, ctx, { signal, left, extra });
 
-  const window: Window = { start: `${iso(input.from)}T00:00`, end: `${iso(shiftDays(input.to, 1))}T00:00` };
-  // Each booking from its details where they could be read, else from its routing record's own itinerary.
-  const trips = candidates.map((c) => bookingTrip(c, read.found.get(candidateKey(c.routing)!)));
-  const hotelRecords = hotelAnswers.flatMap((h) => h.records);
-  const hotels = hotelStaysAt(hotelRecords, { cities: new Set(where.cities), country: where.country }, window);
+  // Each booking from its details where they could be read, else from its routing record's own
+  // itinerary; a hotel's booking whose details cannot be read is known by its hotel record alone.
+  const trips = candidates.flatMap((c) => {
+    const detail = read.found.get(candidateKey(c.routing)!);
+    return detail || named.has(c.recordLocator) ? [bookingTrip(c, detail)] : [];
+  });
   const travellers = travellersOf(trips, hotels);
   const records = sortTravellerRecords(travellerRecords(travellers, place, window));
   const undated = trips.reduce((n, t) => n + t.undated, 0);
@@ -152,7 +161,7 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     ...arrivals.notes.map((n) => `arrivals: ${notContinued(n)}`),
     ...departures.notes.map((n) => `departures: ${notContinued(n)}`),
     ...hotelCalls.flatMap(({ got }) => got.notes.map((n) => `hotels: ${notContinued(n)}`)),
-    bookingsNote(candidates.length, read, trips),
+    bookingsNote(candidates.length, read, trips, hotelOnly.length),
     ...findingsNote(records, trips),
     ...(all.length > candidates.length
       ? [

@@ -42,9 +42,12 @@ export function callNote(what: string, query: Record<string, string>, got: Fetch
   );
 }
 
-export function bookingsNote(asked: number, read: BookingsRead, trips: readonly BookingTrip[]): string {
+/** `hotels`: how many of the bookings asked for are known by a hotel stay alone (no routing names them). */
+export function bookingsNote(asked: number, read: BookingsRead, trips: readonly BookingTrip[], hotels: number): string {
+  const which = hotels ? ` (${hotels} of them known by a hotel stay alone)` : '';
   const parts = [
-    `Called booking_details (${LOAD_OPTIONS.replaceAll(',', ', ')}) for ${asked} bookings: ${read.found.size} read`,
+    `Called booking_details (${LOAD_OPTIONS.replaceAll(',', ', ')}) for ${asked} bookings${which}: ` +
+      `${read.found.size} read`,
   ];
   if (read.missing.length) {
     parts.push(`${read.missing.length} not found (gone since, or outside what this user may see)`);

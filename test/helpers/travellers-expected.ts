@@ -54,7 +54,7 @@ export function expectedStays(ds: Dataset, companies?: readonly string[]): Expec
   const at = (x: string) => (x.length === 10 ? `${x}T00:00` : x);
   const arrivalAtSin = (s: AirSegment) => (s.arrivalTimeUnknown ? isoDay(s.arrDay) : local(s.arrUtc, 480));
   const trips = new Map<string, { traveller: Traveller; legs: Map<string, TripLeg> }>();
-  for (const b of candidateBookings(ds, companies))
+  for (const b of readBookings(ds, companies))
     for (const p of b.passengers) {
       const trip = trips.get(p.guid) ?? { traveller: p, legs: new Map<string, TripLeg>() };
       trips.set(p.guid, trip);
@@ -162,6 +162,21 @@ export function decided(from: string | null, to: string | null, home: boolean, s
         : home
           ? 'based here'
           : 'in place';
+}
+
+/**
+ * The bookings whose itineraries are read: the routing candidates, and the bookings of hotel
+ * stays at SIN that no routing names (when their details can be read).
+ */
+export function readBookings(ds: Dataset, companies?: readonly string[]): Booking[] {
+  const flown = candidateBookings(ds, companies);
+  const hotelOnly = hotelBookings(ds, companies).filter((b) => !flown.includes(b) && !b.details);
+  return [...flown, ...hotelOnly];
+}
+
+/** The bookings of the hotel stays at SIN touching the week, once each. */
+export function hotelBookings(ds: Dataset, companies?: readonly string[]): Booking[] {
+  return [...new Set(expectedHotels(ds, companies).map((h) => h.booking))];
 }
 
 /** Confirmed hotel stays in SIN that check in from 30 days before the week to its end and touch it. */

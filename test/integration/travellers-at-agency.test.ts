@@ -168,6 +168,11 @@ describe("travellers_at on a real agency's data", () => {
         SegmentStatus: 'HK',
       },
     ]);
+    // Its booking is read too (no routing names it): the traveller's own contact, not only a name.
+    expect(hotelOnly.TravellerEmail).toBe(alone.passengers[0].email);
+    expect(
+      s.rt.sandbox!.requests.some((r) => r.path === '/BookingDetails' && r.query.RecordLocator === alone.recordLocator),
+    ).toBe(true);
     const beside = caseBooking(ds, 'split trip, outbound booking');
     const [withFlights] = recordsOf(records, beside);
     expect(withFlights.Basis).toBe('flights + hotel');

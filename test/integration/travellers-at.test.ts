@@ -26,9 +26,11 @@ import {
   expectedLines,
   expectedStays,
   expectedStaysCandidates,
+  hotelBookings,
   NOW,
   name,
   type Rec,
+  readBookings,
   recordsOf,
   routingCount,
   scenarioBookings,
@@ -127,7 +129,9 @@ describe('travellers_at: who is at SIN this week', () => {
 
   it('says which service calls it made and that each was complete', () => {
     const notes = answer.notes as string[];
-    const candidates = new Set(expectedStaysCandidates(ds));
+    const flown = new Set(expectedStaysCandidates(ds));
+    const hotelOnly = hotelBookings(ds).filter((b) => !flown.has(b.recordLocator));
+    const candidates = new Set([...flown, ...hotelOnly.map((b) => b.recordLocator)]);
     expect(notes).toContain(
       `Called passenger_locations_by_routing for arrivals (DateStart=20261016 DateEnd=20261121 ToAirportCode=SIN): ` +
         `${routingCount(ds, 'to', 20261016, 20261121)} records, complete.`,
@@ -153,7 +157,8 @@ describe('travellers_at: who is at SIN this week', () => {
     const bookings = notes.find((n) => n.startsWith('Called booking_details'))!;
     expect(bookings).toMatch(
       new RegExp(
-        `^Called booking_details \\(Passengers, Itinerary, Emails, Phones\\) for ${candidates.size} bookings: ` +
+        `^Called booking_details \\(Passengers, Itinerary, Emails, Phones\\) for ${candidates.size} bookings ` +
+          `\\(${hotelOnly.length} of them known by a hotel stay alone\\): ` +
           `${candidates.size - unreadable.length} read; ${gone} not found \\(gone since, or outside what this user ` +
           `may see\\); ${unreadable.length - gone} refused or failed \\(e\\.g\\. \\w+: The service refused .+\\); ` +
           `${unreadable.length} rest on routing data alone \\(the routing record's own itinerary and names; no ` +
@@ -332,7 +337,7 @@ describe('travellers_at with masking, a pinned scope and incomplete upstream ans
       const sent = s.rt.sandbox!.requests.filter((r) =>
         ['/PassengerLocationsByRouting', '/BookingDetails', '/HotelSegments'].includes(r.path),
       );
-      expect(sent.length).toBe(3 + new Set(expectedStaysCandidates(ds, ['TRV2'])).size);
+      expect(sent.length).toBe(3 + readBookings(ds, ['TRV2']).length);
       expect(sent.every((r) => r.query.OwningCompanyCode === 'TRV2')).toBe(true);
     } finally {
       await s.close();
