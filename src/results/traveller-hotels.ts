@@ -46,8 +46,7 @@ export function hotelStaysAt(
   const seen = new Set<string>();
   for (const r of records) {
     const city = text(r.CityCode).toUpperCase();
-    const inPlace = where.country ? text(r.CountryCode).toUpperCase() === where.country : where.cities?.has(city);
-    if (!inPlace || r.IsCancelled === true) continue;
+    if (!atPlace(r, where) || r.IsCancelled === true) continue;
     const status = text(r.StatusCode).toUpperCase();
     if (!ACTIVE_STATUSES.has(status)) continue;
     const checkIn = isoDay(r.ArrivalDate);
@@ -87,7 +86,18 @@ export function hotelEvidence(h: HotelStay): HotelEvidence {
   };
 }
 
-/** Hotel records whose days cannot be read (they may be someone at the place). */
-export function undatedHotels(records: readonly Rec[]): number {
-  return records.filter((r) => !isoDay(r.ArrivalDate) || !isoDay(r.DepartureDate)).length;
+/** Hotel records at the place whose days cannot be read (they may be someone there). */
+export function undatedHotels(
+  records: readonly Rec[],
+  where: { cities?: ReadonlySet<string>; country?: string },
+): number {
+  return records.filter(
+    (r) => atPlace(r, where) && r.IsCancelled !== true && (!isoDay(r.ArrivalDate) || !isoDay(r.DepartureDate)),
+  ).length;
+}
+
+function atPlace(r: Rec, where: { cities?: ReadonlySet<string>; country?: string }): boolean {
+  return where.country
+    ? text(r.CountryCode).toUpperCase() === where.country
+    : !!where.cities?.has(text(r.CityCode).toUpperCase());
 }

@@ -118,7 +118,8 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
   const place = placeAirports(input.place, arrivals.records, departures.records);
   const window: Window = { start: `${iso(input.from)}T00:00`, end: `${iso(shiftDays(input.to, 1))}T00:00` };
   const hotelRecords = hotelAnswers.flatMap((h) => h.records);
-  const hotels = hotelStaysAt(hotelRecords, { cities: new Set(where.cities), country: where.country }, window);
+  const hotelWhere = { cities: new Set(where.cities), country: where.country };
+  const hotels = hotelStaysAt(hotelRecords, hotelWhere, window);
   const flown = candidatesOf([...arrivals.records, ...departures.records]);
   // A hotel's booking no routing names is read too: all its travellers, their contacts, its flights.
   const named = new Set(flown.map((c) => c.recordLocator));
@@ -138,7 +139,7 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
   const records = sortTravellerRecords(travellerRecords(travellers, place, window));
   const undated = trips.reduce((n, t) => n + t.undated, 0);
   const untimed = trips.reduce((n, t) => n + t.untimed, 0);
-  const hotelsUndated = undatedHotels(hotelRecords);
+  const hotelsUndated = undatedHotels(hotelRecords, hotelWhere);
 
   const complete =
     arrivals.complete &&

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Leg, staysAt } from '../../src/results/stays.js';
 import { type BookingTrip, bookingTrip, passengersOf } from '../../src/results/traveller-bookings.js';
-import { hotelStaysAt } from '../../src/results/traveller-hotels.js';
+import { hotelStaysAt, undatedHotels } from '../../src/results/traveller-hotels.js';
 import { nameKey, travellerRecords, travellersOf } from '../../src/results/travellers.js';
 
 const WEEK = { start: '2026-11-15T00:00', end: '2026-11-22T00:00' };
@@ -237,6 +237,18 @@ describe('hotelStaysAt', () => {
     ];
     expect(hotelStaysAt(records, { cities: SIN }, WEEK).map((h) => h.locator)).toEqual(['H1', 'H7']);
     expect(hotelStaysAt(records, { country: 'MY' }, WEEK).map((h) => h.locator)).toEqual(['H6']);
+  });
+
+  it('counts stays at the place whose days cannot be read (they may be someone there), not those elsewhere', () => {
+    const records = [
+      base,
+      { ...base, RecordLocator: 'U1', ArrivalDate: null },
+      { ...base, RecordLocator: 'U2', DepartureDate: '/Date(garbled)/' },
+      { ...base, RecordLocator: 'U3', ArrivalDate: null, CityCode: 'KUL', CountryCode: 'MY' },
+      { ...base, RecordLocator: 'U4', ArrivalDate: null, IsCancelled: true },
+    ];
+    expect(undatedHotels(records, { cities: SIN })).toBe(2);
+    expect(undatedHotels(records, { country: 'MY' })).toBe(1);
   });
 
   it('a hotel no flight explains is a stay by its days, resting on the hotel', () => {
