@@ -35,6 +35,8 @@ export interface RenderOptions {
   fields?: string[];
   /** Most characters of text (default TEXT_CHAR_LIMIT); rows beyond it are cut with a count. */
   textLimit?: number;
+  /** Every note whole (default: the first 10, each cut at 400 characters). */
+  wholeNotes?: boolean;
 }
 
 export function renderResult(view: ResultView, options: RenderOptions = {}): string {
@@ -58,7 +60,8 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
       rowsShown: 0,
     };
   const head: string[] = [headline(view)];
-  for (const note of view.notes.slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
+  const notes = options.wholeNotes ? view.notes : view.notes.slice(0, 10);
+  for (const note of notes) head.push(`Note: ${options.wholeNotes ? note : truncate(note, 400)}`);
   head.push(`resultId: ${resultId}`);
   if (view.table) {
     head.push(`SQL table: ${view.table} (for sql_query; lists inside records are ${view.table}__<List_Path>)`);

@@ -110,6 +110,8 @@ export interface AirSegment extends SegmentBase {
   connection: boolean;
   outbound: boolean;
   seats: string[];
+  /** The booking holds no arrival time for this flight (a hand-made duty-of-care case): only its date. */
+  arrivalTimeUnknown?: boolean;
 }
 
 export interface CarSegment extends SegmentBase {
@@ -244,6 +246,11 @@ export interface Booking {
   endDay: number | null;
   trackingCode: string;
   tourCode?: string;
+  /**
+   * BookingDetails refuses this booking ('refused': the user has no rights to it) or no longer
+   * finds it ('gone'), while the reports still list it (hand-made duty-of-care cases).
+   */
+  details?: 'refused' | 'gone';
 }
 
 export interface FailedSubmission {

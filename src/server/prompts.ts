@@ -57,9 +57,10 @@ export const PROMPTS: readonly PromptDef[] = [
         `1. Call travellers_at with place "${a.destination}" (an airport or a 2-letter country code as it is; ` +
           `city:CODE for a city code), from "${a.dateStart ?? 'today'}" and to "${a.dateEnd ?? 'today+7'}".`,
         '2. Use query_report on its resultId to list the travellers per Status (Traveller, From, To, RecordLocator, ' +
-          'Account, PhoneNbr, EmailAddress) and count them per Account.',
+          'Account, TravellerPhone, TravellerEmail, BookingPhone, BookingEmail, Basis) and count them per Account.',
         '3. Name the undecided stays apart, each with its Reason, and leave out those passing through on a connection.',
-        'Answer with the list of travellers and how to reach them; say if the result was incomplete (its notes say which call).',
+        "Answer with the list of travellers and how to reach them (a Booking contact is the booking's, not " +
+          "necessarily the traveller's own: say so); say if the result was incomplete (its notes say which call).",
       ].join('\n'),
   },
   {
