@@ -116,7 +116,8 @@ export function groupableFields(summary: Summary | undefined): string[] {
 export function measuresOf(summary: Summary | undefined): Measure[] {
   const out: Measure[] = [COUNT];
   for (const [field, f] of Object.entries(summary?.fields ?? {})) {
-    if (f.kind !== 'numeric') continue;
+    // A rate is never summed as if it were spend (EstimatedCost is the spend).
+    if (f.kind !== 'numeric' || f.rate) continue;
     if (typeof f.sum === 'number') {
       const currency = f.currency ? ` in ${f.currency.value}` : '';
       out.push({
@@ -262,12 +263,14 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
         // Never one range across currencies: each currency's own.
         const by = f.sumByCurrency;
         const more = by.currencies > by.sums.length ? `, … (${counted(by.currencies, 'currency', 'currencies')})` : '';
-        const each = by.sums.map(
-          (s) =>
-            `${formatNumber(s.sum)} ${s.currency}` +
-            (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
+        // A rate (per night, per rental period) has no sum: never spend, only its range.
+        const each = by.sums.map((s) =>
+          s.sum === undefined
+            ? `${s.currency} ${cellText(s.min, field)} – ${cellText(s.max, field)}`
+            : `${formatNumber(s.sum)} ${s.currency}` +
+              (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
         );
-        text = `sums ${each.join(', ')}${more}`;
+        text = f.rate ? `a rate ${f.rate}, not spend: ${each.join(', ')}${more}` : `sums ${each.join(', ')}${more}`;
       } else text = `${range}${note ? ` (${f.currencyNote})` : ''}`;
     } else if (f.kind === 'date') {
       const [from, to] = [parseDay(String(f.min).slice(0, 10)), parseDay(String(f.max).slice(0, 10))];

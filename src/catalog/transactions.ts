@@ -34,6 +34,9 @@ function marks(letters: string): TransactionDef['marks'] {
 const FREE_FORM_NOTE =
   "The service does not publish this report's parameters, so which ones it accepts is unknown: pass them in `parameters`";
 
+/** The follow-ups about travel count confirmed segments only (results/derived.ts). */
+const CONFIRMED = [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }] as const;
+
 export const TRANSACTIONS: readonly TransactionDef[] = [
   {
     tool: 'booking_details',
@@ -132,15 +135,44 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'SegmentStatus',
         'RecordLocator',
       ],
-      lead: ['Account', 'VendorName', 'CarVendorCode', 'AirportCode', 'PickUpDate', 'SegmentStatus', 'RateAmount'],
-      amounts: { RateAmount: ['CurrencyCode'] },
+      lead: [
+        'Account',
+        'VendorName',
+        'SegmentState',
+        'EstimatedCost',
+        'CostBasis',
+        'AirportCode',
+        'PickUpDate',
+        'RateAmount',
+      ],
+      amounts: { RateAmount: ['CurrencyCode'], EstimatedCost: ['EstimatedCostCurrency'] },
+      meaning: {
+        segments: [{ status: 'SegmentStatus' }],
+        costs: [
+          {
+            kind: 'car',
+            rate: 'RateAmount',
+            currency: 'CurrencyCode',
+            status: 'SegmentStatus',
+            start: 'PickUpDate',
+            end: 'DropOffDate',
+            period: ['ServiceInformation', 'CarRateCode'],
+          },
+        ],
+      },
       next: [
         {
-          say: 'rentals and rates per account',
-          groupBy: ['Account'],
-          aggregates: [{ fn: 'sum', field: 'RateAmount' }],
+          say: 'confirmed rentals and their estimated cost per vendor',
+          where: CONFIRMED,
+          groupBy: ['VendorName'],
+          aggregates: [{ fn: 'sum', field: 'EstimatedCost' }],
         },
-        { say: 'rentals per vendor', groupBy: ['VendorName'] },
+        {
+          say: 'confirmed rentals and cost per account',
+          where: CONFIRMED,
+          groupBy: ['Account'],
+          aggregates: [{ fn: 'sum', field: 'EstimatedCost' }],
+        },
       ],
     },
     params: {
@@ -177,10 +209,24 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'SegmentStatus',
         'RecordLocator',
       ],
-      lead: ['Account', 'CarrierCode', 'BoardPoint', 'OffPoint', 'DepartureDate', 'SegmentStatus'],
+      lead: [
+        'Account',
+        'CarrierCode',
+        'SegmentState',
+        'BoardPoint',
+        'OffPoint',
+        'OffCity',
+        'DepartureDate',
+        'SegmentStatus',
+      ],
+      meaning: {
+        segments: [{ status: 'SegmentStatus' }],
+        airports: [{ board: 'BoardPoint', off: 'OffPoint' }],
+      },
       next: [
-        { say: 'flights per account', groupBy: ['Account'] },
-        { say: 'flights per day', groupBy: ['DepartureDate:day'] },
+        { say: 'confirmed flights per carrier', where: CONFIRMED, groupBy: ['CarrierCode'] },
+        { say: 'confirmed flights per account', where: CONFIRMED, groupBy: ['Account'] },
+        { say: 'confirmed flights per day', where: CONFIRMED, groupBy: ['DepartureDate:day'] },
       ],
     },
     params: {
@@ -218,6 +264,36 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'Segments.HotelSegments.Rate': ['Segments.HotelSegments.Currency'],
       },
       lookup: { noun: 'booking', params: ['RecordLocator'] },
+      meaning: {
+        segments: [
+          { list: 'Segments.AirSegments', status: 'SegmentStatus' },
+          { list: 'Segments.CarSegments', status: 'SegmentStatus' },
+          { list: 'Segments.HotelSegments', status: 'StatusCode' },
+          { list: 'Segments.PassiveSegments', status: 'SegmentStatus' },
+        ],
+        airports: [{ list: 'Segments.AirSegments', board: 'BoardPoint', off: 'OffPoint' }],
+        costs: [
+          {
+            list: 'Segments.HotelSegments',
+            kind: 'hotel',
+            rate: 'Rate',
+            currency: 'Currency',
+            status: 'StatusCode',
+            nights: 'NbrNights',
+            rooms: 'NbrRooms',
+          },
+          {
+            list: 'Segments.CarSegments',
+            kind: 'car',
+            rate: 'RateAmount',
+            currency: 'CurrencyCode',
+            status: 'SegmentStatus',
+            start: 'PickUpDate',
+            end: 'DropOffDate',
+            period: ['CarRateType'],
+          },
+        ],
+      },
     },
     params: {
       RecordLocator: list('Booking locators (PNR), up to 100', { required: true }),
@@ -265,6 +341,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         Tax3Amt: [],
         Tax4Amt: [],
         Tax5Amt: [],
+      },
+      meaning: {
+        ticketGrain: {
+          ticket: 'TktNumber',
+          amounts: ['FOPFare', 'BaseFare', 'TotalTax', 'Tax1Amt', 'Tax2Amt', 'Tax3Amt', 'Tax4Amt', 'Tax5Amt'],
+        },
       },
       next: [
         {
@@ -488,25 +570,65 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       ],
       lead: [
         'Account',
+        'SegmentState',
+        'NightsInWindow',
+        'NbrNights',
+        'EstimatedCost',
+        'CostBasis',
         'PropertyName',
         'VendorCode',
         'CityName',
         'ArrivalDate',
-        'NbrNights',
         'RateAmount',
         'StatusCode',
       ],
-      amounts: { RateAmount: ['CurrencyCode'] },
+      amounts: { RateAmount: ['CurrencyCode'], EstimatedCost: ['EstimatedCostCurrency'] },
+      meaning: {
+        segments: [{ status: 'StatusCode', cancelledFlag: 'IsCancelled' }],
+        costs: [
+          {
+            kind: 'hotel',
+            rate: 'RateAmount',
+            currency: 'CurrencyCode',
+            status: 'StatusCode',
+            cancelledFlag: 'IsCancelled',
+            nights: 'NbrNights',
+            rooms: 'NbrRooms',
+          },
+        ],
+        nightsInWindow: { start: 'DateStart', end: 'DateEnd', arrival: 'ArrivalDate', departure: 'DepartureDate' },
+      },
       next: [
         {
-          say: 'nights and rates per account',
+          say: 'confirmed nights in the window and estimated cost per account',
+          where: CONFIRMED,
+          groupBy: ['Account'],
+          aggregates: [
+            { fn: 'sum', field: 'NightsInWindow' },
+            { fn: 'sum', field: 'EstimatedCost' },
+          ],
+        },
+        {
+          say: 'confirmed nights in the window per hotel chain',
+          where: CONFIRMED,
+          groupBy: ['VendorCode'],
+          aggregates: [{ fn: 'sum', field: 'NightsInWindow' }],
+        },
+        {
+          say: 'confirmed stays, their nights and estimated cost per account',
+          where: CONFIRMED,
           groupBy: ['Account'],
           aggregates: [
             { fn: 'sum', field: 'NbrNights' },
-            { fn: 'sum', field: 'RateAmount' },
+            { fn: 'sum', field: 'EstimatedCost' },
           ],
         },
-        { say: 'nights per hotel chain', groupBy: ['VendorCode'], aggregates: [{ fn: 'sum', field: 'NbrNights' }] },
+        {
+          say: 'confirmed stays and nights per hotel chain',
+          where: CONFIRMED,
+          groupBy: ['VendorCode'],
+          aggregates: [{ fn: 'sum', field: 'NbrNights' }],
+        },
       ],
     },
     params: {
@@ -623,6 +745,10 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'RecordLocator',
       ],
       lead: ['Account', 'DestinationCities', 'OffPoint', 'BoardPoint', 'TravelDate', 'CarrierCodes'],
+      meaning: {
+        segments: [{ list: 'Itinerary', status: 'SegmentStatus' }],
+        airports: [{ board: 'BoardPoint', off: 'OffPoint' }],
+      },
       next: [
         {
           say: 'travellers per destination city',
@@ -674,7 +800,8 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'OwningConsultant',
         'RecordLocator',
       ],
-      lead: ['SegmentStatus', 'Account', 'OwningConsultant', 'DepartureDate'],
+      lead: ['SegmentStatus', 'SegmentState', 'Account', 'OwningConsultant', 'DepartureDate'],
+      meaning: { segments: [{ status: 'SegmentStatus' }] },
       next: [
         { say: 'problems per status', groupBy: ['SegmentStatus'] },
         { say: 'problems per consultant', groupBy: ['OwningConsultant'] },
@@ -711,8 +838,15 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'PNRTicketed',
         'RecordLocator',
       ],
-      lead: ['Account', 'DestinationCities', 'TravelDate', 'PNRTicketed'],
-      next: [{ say: 'bookings per account', groupBy: ['Account'] }],
+      lead: ['Account', 'Travelling', 'DestinationCities', 'TravelDate', 'PNRTicketed'],
+      meaning: { travelFlags: ['HasAir', 'HasHtl', 'HasCar'] },
+      next: [
+        {
+          say: 'bookings travelling (air, hotel or car) per account',
+          where: [{ field: 'Travelling', op: 'eq', value: true }],
+          groupBy: ['Account'],
+        },
+      ],
     },
     params: {
       ...dateRange('TravelDate', 'Travel'),
@@ -793,6 +927,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       ],
       lead: ['Account', 'Carrier', 'VendorIssueDate', 'FOPFare', 'FlightCouponStatus'],
       amounts: { FOPFare: ['FOPCurrency', 'FOPCurrncy'] },
+      meaning: { ticketGrain: { ticket: 'TktNumber', amounts: ['FOPFare'] } },
       next: [
         {
           say: 'tickets and fares per account',

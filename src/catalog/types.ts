@@ -100,4 +100,44 @@ export interface AnswerDef {
   next?: readonly FollowUp[];
   /** A lookup of one thing by these parameters: finding nothing is said in words. */
   lookup?: { noun: string; params: readonly string[] };
+  /** What the record's fields mean, for the derived fields (results/derived.ts). */
+  meaning?: RecordMeaning;
+}
+
+/**
+ * What a record's fields mean for travel (docs/travel-meaning.md): the server derives fields
+ * from it that every answer shows. `list` is the path of a list whose items are meant (e.g.
+ * `Segments.AirSegments`); without it, the record itself.
+ */
+export interface RecordMeaning {
+  /** Segments and the field holding their GDS status code: each gets `SegmentState`. */
+  segments?: readonly { list?: string; status: string; cancelledFlag?: string }[];
+  /** Airport code fields: each gets `BoardCity`, `OffCity`, `BoardCountry`, `OffCountry`. */
+  airports?: readonly { list?: string; board: string; off: string }[];
+  /** Stays and rentals priced by a rate: each gets `EstimatedCost`, its currency and basis. */
+  costs?: readonly CostMeaning[];
+  /** Amounts repeated on every coupon that belong to the ticket: totalled once per ticket. */
+  ticketGrain?: { ticket: string; amounts: readonly string[] };
+  /** Booleans saying a booking holds air, hotel or car segments: it gets `Travelling` (a
+   *  booking of passive lines only, a retention line, is not travel). */
+  travelFlags?: readonly string[];
+  /** Hotel stays fetched for a window of these parameters get `NightsInWindow`. */
+  nightsInWindow?: { start: string; end: string; arrival: string; departure: string };
+}
+
+export interface CostMeaning {
+  list?: string;
+  kind: 'hotel' | 'car';
+  rate: string;
+  currency: string;
+  status: string;
+  /** A boolean field that says the segment is cancelled (hotel IsCancelled). */
+  cancelledFlag?: string;
+  /** Hotel: nights and rooms. */
+  nights?: string;
+  rooms?: string;
+  /** Car: pick-up and drop-off, and the fields that may state the rate's period. */
+  start?: string;
+  end?: string;
+  period?: readonly string[];
 }

@@ -131,7 +131,9 @@ async function main(): Promise<void> {
     await ask(client, 'Which of the travellers in Singapore this week hold open coupons?', 'sql_query', {
       sql:
         `SELECT t.Traveller, t.Status, t.RecordLocator, COUNT(*) AS coupons, c.CreditCurrency, ` +
-        `SUM(c.CreditValue) AS credit FROM ${sinTable} t JOIN ${couponsTable} c ON c.RecordLocator = t.RecordLocator ` +
+        // A stay may rest on several bookings ('A, B'): a coupon of any of them counts.
+        `SUM(c.CreditValue) AS credit FROM ${sinTable} t JOIN ${couponsTable} c ` +
+        `ON (', ' || t.RecordLocator || ',') LIKE ('%, ' || c.RecordLocator || ',%') ` +
         'GROUP BY t.Traveller, t.Status, t.RecordLocator, c.CreditCurrency ORDER BY t.Traveller',
     });
 

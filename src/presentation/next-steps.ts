@@ -59,7 +59,11 @@ function followUps(view: NextView): FollowUp[] {
       ? fields[f.unnest]
         ? (fields[f.unnest].items?.total ?? 0) > 0
         : (view.summary.otherFields ?? []).includes(f.unnest)
-      : [...(f.groupBy ?? []), ...(f.aggregates ?? []).map((a) => a.field ?? 'Account')].every(has),
+      : [
+          ...(f.groupBy ?? []),
+          ...(f.aggregates ?? []).map((a) => a.field ?? 'Account'),
+          ...(f.where ?? []).map((w) => w.field),
+        ].every(has),
   );
   if (usable.length) return usable.slice(0, 2);
   const account = fields.Account;

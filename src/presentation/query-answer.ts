@@ -15,10 +15,10 @@ import { resultUri } from './result-uri.js';
 import { fitRows, leftOutNote } from './row-budget.js';
 import type { QueryResult } from './shapes.js';
 
-export function presentQuery(stored: StoredResult, query: QueryArgs): CallToolResult {
+export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes: string[] = []): CallToolResult {
   const output = runQuery(stored.records, query, { report: stored.report });
   const incomplete = incompleteLine(coverageOf(stored));
-  const notes: string[] = [...(incomplete ? [incomplete] : []), ...(output.notes ?? [])];
+  const notes: string[] = [...(incomplete ? [incomplete] : []), ...extraNotes, ...(output.notes ?? [])];
   delete output.notes;
   if (output.rows) {
     const { rows, leftOut } = fitRows(output.rows);

@@ -23,6 +23,10 @@ export interface PresentOptions {
   fields?: string[];
   /** Notes of this call on top of the result's own (e.g. a clamped maxRecords). */
   extraNotes?: string[];
+  /** Rows the default view (no rowLimit asked) shows, within its size; DEFAULT_ROW_LIMIT unless said. */
+  defaultRows?: number;
+  /** Every note shown whole in the text (an answer whose notes are its rules and its calls). */
+  wholeNotes?: boolean;
 }
 
 export function presentReport(stored: StoredResult, opts: PresentOptions = {}): CallToolResult {
@@ -55,13 +59,18 @@ export function presentReport(stored: StoredResult, opts: PresentOptions = {}): 
   const compact = opts.rowLimit === undefined;
   const rendered = renderResultParts(
     { ...head, summary, records: stored.records },
-    { rowLimit: opts.rowLimit, fields, textLimit: compact ? DEFAULT_VIEW_TEXT_CHARS : undefined },
+    {
+      rowLimit: opts.rowLimit ?? opts.defaultRows,
+      fields,
+      textLimit: compact ? DEFAULT_VIEW_TEXT_CHARS : undefined,
+      wholeNotes: opts.wholeNotes,
+    },
   );
   // The rows as the text shows them, read like query_report reads them (dot paths fan out
   // through lists), within their own budget.
   // At least the first record: a lookup is never answered with no row (its lists may be long).
   const shown = stored.records
-    .slice(0, Math.max(rendered.rowsShown, Math.min(1, opts.rowLimit ?? 1)))
+    .slice(0, Math.max(rendered.rowsShown, Math.min(1, opts.rowLimit ?? opts.defaultRows ?? 1)))
     .map((r) => (fields ? project(r, fields) : r));
   const next = nextCalls({ ...head, summary });
   const budget = compact

@@ -36,6 +36,8 @@ export interface RenderOptions {
   fields?: string[];
   /** Most characters of text (default TEXT_CHAR_LIMIT); rows beyond it are cut with a count. */
   textLimit?: number;
+  /** Every note whole (default: the first 10, each cut at 400 characters). */
+  wholeNotes?: boolean;
 }
 
 export function renderResult(view: ResultView, options: RenderOptions = {}): string {
@@ -63,7 +65,9 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
   const def = findTransaction(view.report);
   const basis = def ? dateBasisWords(def, view.query) : undefined;
   if (basis) head.push(basis);
-  for (const note of view.notes.filter((x) => x !== basis).slice(0, 10)) head.push(`Note: ${truncate(note, 400)}`);
+  const others = view.notes.filter((x) => x !== basis);
+  const notes = options.wholeNotes ? others : others.slice(0, 10);
+  for (const note of notes) head.push(`Note: ${options.wholeNotes ? note : truncate(note, 400)}`);
   head.push(`resultId: ${resultId}`);
   if (view.table) {
     head.push(`SQL table: ${view.table} (for sql_query; lists inside records are ${view.table}__<List_Path>)`);
@@ -90,6 +94,7 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     if (summary.emptyFields.length)
       head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
     if (summary.otherFields?.length) head.push(`Not profiled: ${truncate(summary.otherFields.join(', '), 600)}`);
+    for (const d of summary.derived ?? []) head.push(`Derived by this server: ${d.field}: ${truncate(d.how, 300)}`);
     head.push('');
   }
 
@@ -182,18 +187,22 @@ function profileLine(path: string, p: FieldProfile): string {
         : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
+      const name = p.rate ? `${path} (a rate ${p.rate}, not spend)` : path;
+      const grain = p.grain ? ` (${p.grain})` : '';
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
         const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
+        const each = (c: (typeof sums)[number]) =>
+          c.sum === undefined ? `${c.currency} ${num(c.min)} to ${num(c.max)}` : `${c.currency} ${num(c.sum)}`;
         return (
-          `${path}: sum per ${field} (never added across currencies): ` +
-          `${sums.map((c) => `${c.currency} ${num(c.sum)}`).join(', ')}${more}${empty}`
+          `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
+          `currencies)${grain}: ${sums.map(each).join(', ')}${more}${empty}`
         );
       }
       const unit = p.currency ? ` ${p.currency.value}` : '';
       const range = p.min === p.max ? `all ${num(p.min)}${unit}` : `${num(p.min)} to ${num(p.max)}${unit}`;
-      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}; ` : '';
-      return `${path}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
+      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}${grain}; ` : '';
+      return `${name}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
     }
     case 'date':
       return `${path}: ${shortDate(String(p.min))} → ${shortDate(String(p.max))}${empty}`;

@@ -14,8 +14,10 @@
  */
 
 import { findTransaction } from '../catalog/transactions.js';
+import type { RecordMeaning } from '../catalog/types.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
+import { stateCounts, stateNote } from './derived.js';
 import { collectPaths, compilePath, type Getter, leafName, listPaths, resolveField, valueAt } from './paths.js';
 import {
   type AggregateFn,
@@ -91,10 +93,14 @@ export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryCo
   const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
   const matched = matchRecords(records, args.where);
 
+  const meaning = findTransaction(context.report ?? '')?.answer.meaning;
+  const meant = meaningOfRows(matched, args, meaning, unnest);
   if (args.groupBy?.length || args.aggregates?.length) {
     // The money of the rows is looked up only when a total asks for it (paths of every row).
     const money = () => moneyFields(context.report ?? '', records.length ? collectPaths(records) : [], unnest);
-    return grouped(matched, args, field, offset, limit, money);
+    const out = grouped(matched, args, field, offset, limit, money, unnest ? undefined : meaning);
+    const notes = [...meant, ...(out.notes ?? [])];
+    return { ...out, ...(notes.length ? { notes } : {}) };
   }
 
   const orders = (args.orderBy ?? []).map((o, i) => ({
@@ -109,7 +115,30 @@ export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryCo
     const getters = cols.map(compilePath);
     rows = page.map((r) => Object.fromEntries(cols.map((c, j) => [c, getters[j](r) ?? null])));
   }
-  return { matched: matched.length, offset, limit, nextOffset: next(offset, limit, sorted.length), rows };
+  return {
+    matched: matched.length,
+    offset,
+    limit,
+    nextOffset: next(offset, limit, sorted.length),
+    rows,
+    ...(meant.length ? { notes: meant } : {}),
+  };
+}
+
+/**
+ * What the matched rows mean for travel: how many of the segments counted are not confirmed
+ * (unless `where` already picks a SegmentState).
+ */
+function meaningOfRows(
+  matched: readonly Row[],
+  args: QueryArgs,
+  meaning: RecordMeaning | undefined,
+  unnest: string | undefined,
+): string[] {
+  const decl = meaning?.segments?.find((s) => (s.list ?? undefined) === unnest);
+  if (!decl || args.where?.some((w) => leafName(w.field).toLowerCase() === 'segmentstate')) return [];
+  const counts = stateCounts(matched, { segments: [{ status: decl.status, cancelledFlag: decl.cancelledFlag }] });
+  return counts && counts.total ? [`Of the ${counts.total} matched: ${stateNote(counts)}`] : [];
 }
 
 function next(offset: number, limit: number, total: number): number | null {
@@ -353,6 +382,8 @@ interface AggSpec {
   path?: string;
   /** For money whose record states no currency: the words said beside each total. */
   currencyNote?: string;
+  /** For a ticket's amount on coupon records: the ticket it belongs to, counted once. */
+  onceBy?: Getter;
 }
 
 interface GroupKey {
@@ -416,6 +447,33 @@ function perCurrency(
   return notes;
 }
 
+/**
+ * Amounts at their grain: a ticket's fare, base fare and taxes repeat on each of its coupons,
+ * so sums and averages of them take each ticket once per group; a rate (per night, per rental
+ * period) summed is said to be a rate, not spend.
+ */
+function atTheirGrain(aggs: AggSpec[], meaning: RecordMeaning | undefined): string[] {
+  const notes: string[] = [];
+  const grain = meaning?.ticketGrain;
+  for (const a of aggs) {
+    if (!a.path || (a.fn !== 'sum' && a.fn !== 'avg')) continue;
+    if (grain?.amounts.includes(a.path)) {
+      a.onceBy = compilePath(grain.ticket);
+      notes.push(
+        `${a.name} counts each ${grain.ticket} once: ${a.path} is the ticket's, repeated on each of its coupons.`,
+      );
+    }
+    const cost = meaning?.costs?.find((c) => !c.list && c.rate === a.path);
+    if (cost) {
+      notes.push(
+        `${a.name} adds up ${a.path}, a rate ${cost.kind === 'hotel' ? 'per night' : 'per rental period'}, not ` +
+          'spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
+      );
+    }
+  }
+  return notes;
+}
+
 class AggState {
   n = 0;
   sum = new ExactSum();
@@ -432,6 +490,7 @@ function grouped(
   offset: number,
   limit: number,
   money: () => ReadonlyMap<string, string | null>,
+  meaning?: RecordMeaning,
 ): QueryOutput {
   const keys: GroupKey[] = (args.groupBy ?? []).map((spec, i) => {
     const m = DATE_PART.exec(spec);
@@ -463,8 +522,12 @@ function grouped(
     if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path), path });
   }
   const notes = perCurrency(aggs, keys, money, matched);
+  notes.push(...atTheirGrain(aggs, meaning));
 
-  const groups = new Map<string, { key: Record<string, unknown>; count: number; states: AggState[] }>();
+  const groups = new Map<
+    string,
+    { key: Record<string, unknown>; count: number; states: AggState[]; tickets: (Set<unknown> | undefined)[] }
+  >();
   for (const r of matched) {
     const values = keys.map((k) => groupValue(k.get(r), k.part));
     const id = keys.length ? JSON.stringify(values) : '';
@@ -474,13 +537,26 @@ function grouped(
         key: Object.fromEntries(keys.map((k, j) => [k.name, values[j]])),
         count: 0,
         states: aggs.map(() => new AggState()),
+        tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
       };
       groups.set(id, g);
     }
     g.count++;
-    aggs.forEach((a, j) => accumulate(g.states[j], a.fn, items(a.get!(r))));
+    const group = g;
+    aggs.forEach((a, j) => {
+      if (a.onceBy) {
+        const ticket = a.onceBy(r);
+        const seen = group.tickets[j] as Set<unknown>;
+        if (!isEmpty(ticket)) {
+          if (seen.has(ticket)) return;
+          seen.add(ticket);
+        }
+      }
+      accumulate(group.states[j], a.fn, items(a.get!(r)));
+    });
   }
-  if (!keys.length && !groups.size) groups.set('', { key: {}, count: 0, states: aggs.map(() => new AggState()) });
+  if (!keys.length && !groups.size)
+    groups.set('', { key: {}, count: 0, states: aggs.map(() => new AggState()), tickets: [] });
 
   const out: QueryGroup[] = [...groups.values()].map((g) => {
     const row: QueryGroup = { key: g.key, count: g.count };

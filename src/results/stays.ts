@@ -1,14 +1,20 @@
 /**
- * Who is at a place during a window, read from one booking's air itinerary (travellers_at;
+ * Who is at a place during a window, read from one traveller's air itinerary (travellers_at;
  * README, "Duty of care"). Pure: the legs come in, the stays at the place come out, each with
  * its status, its bounds and the legs it rests on. Times are local wall-clock times at the
  * place ('YYYY-MM-DDTHH:MM'), as itineraries write them, so they compare as text.
  *
  * The rules:
+ * - The legs are one traveller's, from all of their bookings: each booking's in segment order,
+ *   the bookings merged by departure (inTravelOrder), so out on one booking and back on another
+ *   is one stay.
+ * - A leg whose booking holds no time of day for it is placed by its date ('YYYY-MM-DD'): it
+ *   compares as that day's midnight with the window (whose bounds are midnights), and a
+ *   connection through it is one only when it is one whatever the time.
  * - Only confirmed legs count (ACTIVE_STATUSES); a leg in another status is named in the
  *   reason when the stay's end cannot be decided without it.
  * - A stay begins with a flight into the place (from outside it) and ends with the next flight
- *   out of it. A booking whose first flight leaves the place starts there: the traveller is
+ *   out of it. A trip whose first flight leaves the place starts there: the traveller is
  *   taken to be based there before it (and after a final flight back into it).
  * - Passing through: the flight out leaves within CONNECTION_HOURS of the arrival and goes on
  *   somewhere other than where the arriving flight came from. Such a traveller is not "in place".
@@ -26,14 +32,17 @@ export const CONNECTION_HOURS = 12;
 export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['HK', 'KK', 'TK', 'GK', 'RR', 'KL', 'HS', 'SS']);
 
 export interface Leg {
+  /** The booking holding the flight (RecordLocator), and any other of the traveller's bookings holding it too. */
+  booking?: string;
+  alsoIn?: string[];
   segmentNbr: number | null;
   /** Carrier code and flight number, e.g. 'SQ317'. */
   flight: string;
   from: string;
   to: string;
-  /** Local departure time at `from`, 'YYYY-MM-DDTHH:MM'. */
+  /** Local departure time at `from`, 'YYYY-MM-DDTHH:MM', or its day alone ('YYYY-MM-DD') where no time is held. */
   departure: string;
-  /** Local arrival time at `to`. */
+  /** Local arrival time at `to`, or its day alone. */
   arrival: string;
   status: string;
 }
@@ -47,19 +56,24 @@ export type StayStatus =
   | 'passing through'
   | 'undecided';
 
-/** The order answers list stays in: the decided ones first, those passing through, then the undecided. */
+/**
+ * The order answers list stays in: who is there or may be there first (in place, arriving,
+ * leaving, passing through, undecided), people based at the place last: the first answer's
+ * text shows the ones that matter before it runs out of room.
+ */
 export const STATUS_ORDER: readonly StayStatus[] = [
   'in place',
-  'leaving',
   'arriving',
   'arriving and leaving',
-  'based here',
+  'leaving',
   'passing through',
   'undecided',
+  'based here',
 ];
 
 export interface EvidenceLeg {
   Role: string;
+  RecordLocator: string | null;
   SegmentNbr: number | null;
   Flight: string;
   BoardPoint: string;
@@ -99,9 +113,7 @@ type Found = Stay & { earliest?: string; latest?: string };
 
 /** The stays at `place` (its airports) that touch the window, in itinerary order. */
 export function staysAt(legs: readonly Leg[], place: ReadonlySet<string>, window: Window): Stay[] {
-  // Itinerary order (segment numbers); local times of different zones do not sort across them.
-  const numbered = legs.every((l) => l.segmentNbr !== null);
-  const all = numbered ? [...legs].sort((a, b) => a.segmentNbr! - b.segmentNbr!) : [...legs];
+  const all = inTravelOrder(legs);
   const active = all.filter((l) => ACTIVE_STATUSES.has(l.status.toUpperCase()));
   const inside = (code: string) => place.has(code.toUpperCase());
   const home = active.length > 0 && inside(active[0].from);
@@ -128,9 +140,50 @@ export function staysAt(legs: readonly Leg[], place: ReadonlySet<string>, window
     .map(({ earliest: _e, latest: _l, ...stay }) => withStatus(stay, window));
 }
 
+/**
+ * One traveller's legs in the order they are flown: each booking's in its itinerary order
+ * (segment numbers: local times of different zones do not sort across them), the bookings'
+ * sequences merged by departure (a trip split over bookings is one trip).
+ */
+export function inTravelOrder(legs: readonly Leg[]): Leg[] {
+  const byBooking = new Map<string, Leg[]>();
+  for (const l of legs) {
+    const key = l.booking ?? '';
+    const list = byBooking.get(key);
+    if (list) list.push(l);
+    else byBooking.set(key, [l]);
+  }
+  const sequences = [...byBooking.values()].map((list) =>
+    list.every((l) => l.segmentNbr !== null) ? list.sort((a, b) => a.segmentNbr! - b.segmentNbr!) : list,
+  );
+  if (sequences.length <= 1) return sequences[0] ?? [];
+  const out: Leg[] = [];
+  const heads = sequences.map(() => 0);
+  for (;;) {
+    let pick = -1;
+    sequences.forEach((seq, i) => {
+      const leg = seq[heads[i]];
+      if (leg && (pick < 0 || at(leg.departure) < at(sequences[pick][heads[pick]].departure))) pick = i;
+    });
+    if (pick < 0) return out;
+    out.push(sequences[pick][heads[pick]++]);
+  }
+}
+
+/** A time as text that compares with others: a day alone counts from its midnight (the window's bounds are midnights). */
+export function at(time: string): string {
+  return time.length === 10 ? `${time}T00:00` : time;
+}
+
+/** Whether a leg's time is its day alone (the booking holds no time of day). */
+function dayOnly(time: string): boolean {
+  return time.length === 10;
+}
+
 function evidence(role: string, leg: Leg): EvidenceLeg {
   return {
     Role: role,
+    RecordLocator: [leg.booking, ...(leg.alsoIn ?? [])].filter(Boolean).join(', ') || null,
     SegmentNbr: leg.segmentNbr,
     Flight: leg.flight,
     BoardPoint: leg.from,
@@ -154,17 +207,25 @@ function closed(open: OpenStay, out: Leg): Found {
       home: true,
     };
   }
-  const layover = minutesBetween(arrival.arrival, out.departure);
+  // A day without a time of day: the layover is at most from that day's start (arrival) or to its end (departure).
+  const longest = minutesBetween(
+    at(arrival.arrival),
+    dayOnly(out.departure) ? `${out.departure}T23:59` : out.departure,
+  );
+  const layover = dayOnly(arrival.arrival) || dayOnly(out.departure) ? null : longest;
   const onward = out.to.toUpperCase() !== arrival.from.toUpperCase();
   const legs = [evidence('arrival', arrival), evidence('departure', out)];
-  if (onward && layover !== null && layover < CONNECTION_HOURS * 60) {
+  const untimed = [arrival.arrival, out.departure].some(dayOnly)
+    ? ` (${dayOnly(arrival.arrival) ? `no arrival time held for ${arrival.flight}` : `no departure time held for ${out.flight}`}: placed by its date)`
+    : '';
+  if (onward && longest !== null && longest < CONNECTION_HOURS * 60) {
     return {
       status: 'passing through',
       from: arrival.arrival,
       to: out.departure,
       reason:
-        `connection: ${out.flight} leaves ${duration(layover)} after ${arrival.flight} arrives, on to ${out.to} ` +
-        `(under ${CONNECTION_HOURS} h, onward in the same booking)`,
+        `connection: ${out.flight} leaves ${layover === null ? `at most ${duration(longest)}` : duration(layover)} ` +
+        `after ${arrival.flight} arrives, on to ${out.to} (under ${CONNECTION_HOURS} h, onward${sameBooking(arrival, out) ? ' in the same booking' : ''})${untimed}`,
       evidence: legs,
     };
   }
@@ -172,9 +233,18 @@ function closed(open: OpenStay, out: Leg): Found {
     status: 'in place',
     from: arrival.arrival,
     to: out.departure,
-    reason: `arrives on ${arrival.flight} from ${arrival.from}, leaves on ${out.flight} to ${out.to}`,
+    reason: `arrives on ${arrival.flight} from ${arrival.from}, leaves on ${out.flight} to ${out.to}${splitNote(arrival, out)}${untimed}`,
     evidence: legs,
   };
+}
+
+function sameBooking(a: Leg, b: Leg): boolean {
+  return (a.booking ?? '') === (b.booking ?? '');
+}
+
+/** Out on one booking and back on another: one stay, saying so. */
+function splitNote(arrival: Leg, out: Leg): string {
+  return sameBooking(arrival, out) ? '' : ` (one trip over two bookings: ${arrival.booking}, then ${out.booking})`;
 }
 
 /** Arrived, then the next flight leaves from elsewhere: gone by its departure, but since when is not booked. */
@@ -221,7 +291,9 @@ function noDeparture(open: OpenStay, all: readonly Leg[], place: ReadonlySet<str
   }
   const unconfirmed = all.find(
     (l) =>
-      l.departure > arrival.arrival && place.has(l.from.toUpperCase()) && !ACTIVE_STATUSES.has(l.status.toUpperCase()),
+      at(l.departure) > at(arrival.arrival) &&
+      place.has(l.from.toUpperCase()) &&
+      !ACTIVE_STATUSES.has(l.status.toUpperCase()),
   );
   return {
     status: 'undecided',
@@ -238,25 +310,28 @@ function noDeparture(open: OpenStay, all: readonly Leg[], place: ReadonlySet<str
 function touches(stay: Found, window: Window): boolean {
   const begins = stay.from ?? stay.earliest ?? null;
   const ends = stay.to ?? stay.latest ?? null;
-  return (begins === null || begins < window.end) && (ends === null || ends >= window.start);
+  return (begins === null || at(begins) < window.end) && (ends === null || at(ends) >= window.start);
 }
 
 /** Decided stays: arriving, leaving, both, or in place, by where their ends fall. */
 function withStatus(stay: Stay, window: Window): Stay {
   if (stay.status === 'passing through' || stay.status === 'undecided') return stay;
-  const arrives = stay.from !== null && stay.from >= window.start;
-  const leaves = stay.to !== null && stay.to < window.end;
-  const status: StayStatus =
-    arrives && leaves
-      ? 'arriving and leaving'
-      : arrives
-        ? 'arriving'
-        : leaves
-          ? 'leaving'
-          : stay.home
-            ? 'based here'
-            : 'in place';
-  return { ...stay, status };
+  return { ...stay, status: decidedStatus(stay.from, stay.to, !!stay.home, window) };
+}
+
+/** A stay's status by where its ends fall in the window (a flight's times or a hotel's days). */
+export function decidedStatus(from: string | null, to: string | null, home: boolean, window: Window): StayStatus {
+  const arrives = from !== null && at(from) >= window.start;
+  const leaves = to !== null && at(to) < window.end;
+  return arrives && leaves
+    ? 'arriving and leaving'
+    : arrives
+      ? 'arriving'
+      : leaves
+        ? 'leaving'
+        : home
+          ? 'based here'
+          : 'in place';
 }
 
 /** Minutes from one local time to another, or null when either is unreadable. */

@@ -4,6 +4,9 @@
  * as pages arrive (SummaryBuilder); kinds, min/max, sums and date ranges are then worked out
  * once per distinct value.
  */
+
+import { findTransaction } from '../catalog/transactions.js';
+import type { CostMeaning } from '../catalog/types.js';
 import type { FieldTally, ValueCounts } from '../upstream/paging/value-counts.js';
 import { CURRENCY_NOT_STATED, type MoneyFields, moneyFields } from './amounts.js';
 import { compilePath } from './paths.js';
@@ -56,8 +59,14 @@ export interface FieldProfile {
   sumByCurrency?: {
     field: string;
     currencies: number;
-    sums: Array<{ currency: string; sum: number; count: number; min: number; max: number }>;
+    /** `sum` is absent for a rate (see `rate`). */
+    sums: Array<{ currency: string; sum?: number; count: number; min: number; max: number }>;
   };
+  /** A rate, not an amount spent: what it is a rate of ("per night"). Never summed. */
+  rate?: string;
+  /** An amount that belongs to a larger unit than the record (a ticket's fare on each of
+   *  its coupons): its sums count it once per that unit, and this says how. */
+  grain?: string;
   /** Lists: items per record (records holding a list) and items in all. */
   items?: { min: number; max: number; total: number };
   /** Free text: one short example. */
@@ -72,6 +81,8 @@ export interface Summary {
   emptyFields: string[];
   /** Non-empty fields beyond the profiling cap (names only). */
   otherFields?: string[];
+  /** Fields this server derived from the service's (results/derived.ts), and how. */
+  derived?: Array<{ field: string; how: string }>;
 }
 
 export interface SummarizeOptions {
@@ -198,13 +209,15 @@ export class SummaryBuilder {
     // in, and a text field's sample, are then read from the records.
     const order = values ? firstSeen(records, tallies) : tallies.keys();
     let profiled = 0;
+    const leads = new Set(findTransaction(options.report ?? '')?.answer.lead ?? []);
     for (const path of order) {
       const t = tallies.get(path) as Tally;
       if (t.acc.nonEmpty === 0) {
         if (!this.containers.has(path)) emptyFields.push(path);
         continue;
       }
-      if (profiled >= maxFields) {
+      // The fields a report leads with are profiled whatever the cap (a derived field comes last).
+      if (profiled >= maxFields && !leads.has(path)) {
         otherFields.push(path);
         continue;
       }
@@ -212,7 +225,14 @@ export class SummaryBuilder {
       fields[path] = profile(path, t, recordCount, topN, first);
       profiled++;
     }
-    totalMoneyPerCurrency(records, fields, moneyFields(options.report ?? '', Object.keys(fields)));
+    const meaning = findTransaction(options.report ?? '')?.answer.meaning;
+    totalMoneyPerCurrency(
+      records,
+      fields,
+      moneyFields(options.report ?? '', Object.keys(fields)),
+      meaning?.ticketGrain,
+    );
+    labelRates(fields, meaning?.costs ?? []);
     const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
     if (otherFields.length) summary.otherFields = capNames(otherFields);
     return summary;
@@ -465,15 +485,24 @@ const MAX_CURRENCIES = 10;
  * states no currency keeps its totals with the words saying so.
  */
 function totalMoneyPerCurrency(
-  records: readonly Rec[],
+  allRecords: readonly Rec[],
   fields: Record<string, FieldProfile>,
   money: MoneyFields,
+  grain?: { ticket: string; amounts: readonly string[] },
 ): void {
+  let perTicket: readonly Rec[] | undefined;
   for (const [path, currencyField] of money) {
     const p = fields[path];
     if (p?.kind !== 'numeric') continue;
+    // A ticket's fare repeats on each of its coupons: it is totalled once per ticket.
+    const onceper = grain?.amounts.includes(path) ? grain.ticket : undefined;
+    if (onceper) {
+      perTicket ??= firstPerKey(allRecords, onceper);
+      p.grain = `once per ${onceper}: the amount is the ticket's, repeated on each of its coupons`;
+    }
+    const records = onceper ? (perTicket as readonly Rec[]) : allRecords;
     if (currencyField === null) {
-      p.sum ??= exactSum(records, compilePath(path));
+      p.sum = onceper || p.sum === undefined ? exactSum(records, compilePath(path)) : p.sum;
       p.currencyNote = CURRENCY_NOT_STATED;
       continue;
     }
@@ -517,6 +546,37 @@ function totalMoneyPerCurrency(
     delete p.max;
     p.sumByCurrency = { field: currencyField, currencies: byCurrency.size, sums };
   }
+}
+
+/**
+ * A rate (per night, per rental period) is never summed as if it were spend: its profile
+ * keeps its range per currency and says what it is a rate of; spend is EstimatedCost.
+ */
+function labelRates(fields: Record<string, FieldProfile>, costs: readonly CostMeaning[]): void {
+  for (const c of costs) {
+    const p = fields[c.list ? `${c.list}.${c.rate}` : c.rate];
+    if (p?.kind !== 'numeric') continue;
+    p.rate = c.kind === 'hotel' ? 'per night' : 'per rental period (day, week or month)';
+    delete p.sum;
+    if (p.sumByCurrency) {
+      for (const c of p.sumByCurrency.sums) delete (c as { sum?: number }).sum;
+    }
+  }
+}
+
+/** The first record of each distinct `key` value (records without one are all kept). */
+export function firstPerKey(records: readonly Rec[], key: string): Rec[] {
+  const seen = new Set<unknown>();
+  const out: Rec[] = [];
+  for (const r of records) {
+    const k = r[key];
+    if (k === undefined || k === null || k === '') out.push(r);
+    else if (!seen.has(k)) {
+      seen.add(k);
+      out.push(r);
+    }
+  }
+  return out;
 }
 
 function exactSum(records: readonly Rec[], get: (r: Rec) => unknown): number {

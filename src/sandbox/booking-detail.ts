@@ -76,7 +76,7 @@ export function itinerarySegment(s: Segment): JsonRecord {
         OperatorService: s.flightNbr,
         SegmentStatus: s.status,
         DepartureTimeFormatted: hhmm(s.depMin),
-        ArrivalTimeFormatted: hhmm(s.arrMin),
+        ...(s.arrivalTimeUnknown ? {} : { ArrivalTimeFormatted: hhmm(s.arrMin) }),
         ...(s.arrDay !== s.depDay
           ? { ChangeOfDayFormatted: `${s.arrDay > s.depDay ? '+' : ''}${s.arrDay - s.depDay}` }
           : {}),
@@ -151,7 +151,7 @@ export function itineraryFormatted(b: Booking): string {
           const cod = s.arrDay !== s.depDay ? `+${s.arrDay - s.depDay}` : '';
           return (
             `${nbr} ${s.carrier.code} ${s.flightNbr.padStart(4, ' ')} ${s.bookingCode} ${gdsDay(s.depDay)} ` +
-            `${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${hhmm(s.arrMin).replace(':', '')}${cod}`
+            `${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${s.arrivalTimeUnknown ? '' : hhmm(s.arrMin).replace(':', '')}${cod}`
           );
         }
         case 'car':
@@ -478,7 +478,7 @@ export function pnrSegmentsReport(
             OffPoint: s.to.code,
             FlightNbr: s.flightNbr,
             BookingCode: s.bookingCode,
-            ArrivalTime: hhmm(s.arrMin),
+            ArrivalTime: s.arrivalTimeUnknown ? '' : hhmm(s.arrMin),
             ChangeOfDay: String(s.arrDay - s.depDay),
             ConnectionIndicator: s.connection ? 'X' : 'O',
             OperatingCarrierCode: s.operatingCarrier.code,

@@ -12,6 +12,7 @@
 import { DAY_MS, HOUR_MS, localDay, localMinutes, MINUTE_MS } from './days.js';
 import { appendDutyOfCareBookings } from './duty-of-care.js';
 import { generateLogs } from './logs.js';
+import { appendMeaningCases } from './meaning-cases.js';
 import {
   type Account,
   type AirSegment,
@@ -170,6 +171,7 @@ class Generator {
     generateLogs(ds, this.opts.seed);
     // After the logs, and with their own stream: the generated agency stays as it was.
     appendDutyOfCareBookings(ds);
+    appendMeaningCases(ds);
     sortFlatLists(ds);
     return ds;
   }

@@ -6,6 +6,11 @@
  * departure is not confirmed. Days are counted from the data's today (0), local times at the
  * airport of departure.
  *
+ * A second set (MORE_DUTY_OF_CARE_SCENARIOS, its own stream again, so the first set's bookings
+ * stay as they were) holds what a real agency's data holds: a trip split over two bookings, a
+ * booking whose details the service refuses (no rights) or no longer finds, a traveller known
+ * only by a hotel stay, a flight with no arrival time, two travellers with their own contacts.
+ *
  * Appended after every generated booking and log, with their own seeded stream: the generated
  * agency (and every count other reports give for it) stays as it was, apart from these
  * bookings' own segments in the segment reports.
@@ -17,10 +22,12 @@ import {
   type Booking,
   type Dataset,
   emptyBookingLists,
+  type HotelSegment,
+  type Segment,
   type Traveller,
 } from './model.js';
 import { Rng } from './random.js';
-import { airport, CARRIERS, distanceKm, EQUIPMENT_LONG, EQUIPMENT_SHORT } from './reference.js';
+import { airport, CARRIERS, distanceKm, EQUIPMENT_LONG, EQUIPMENT_SHORT, HOTEL_CHAINS } from './reference.js';
 
 /** One flight of a scenario: carrier, number, route, local departure (day from today, HH:MM), duration. */
 type Leg = readonly [
@@ -42,6 +49,14 @@ interface Scenario {
   inbound?: readonly Leg[];
   /** Segment status per flight number, where not HK. */
   status?: Record<string, string>;
+  /** The same travellers as the scenario with this `case` (a trip split over bookings). */
+  travellersOf?: string;
+  /** BookingDetails refuses the booking (no rights) or no longer finds it (Booking.details). */
+  details?: 'refused' | 'gone';
+  /** A hotel stay in the place's city: check-in day from today, nights. */
+  hotel?: readonly [day: number, nights: number];
+  /** Flight numbers whose arrival time the booking does not hold. */
+  noArrivalTime?: readonly string[];
 }
 
 /** The place the scenarios are about. */
@@ -129,6 +144,69 @@ export const DUTY_OF_CARE_SCENARIOS: readonly Scenario[] = [
   },
 ];
 
+/** Cases of a real agency's data, appended after the first set with a stream of their own. */
+export const MORE_DUTY_OF_CARE_SCENARIOS: readonly Scenario[] = [
+  {
+    case: 'split trip, outbound booking: arrived before the week, with a hotel (Paris)',
+    account: 'ACME',
+    passengers: 1,
+    outbound: [['AF', '256', 'CDG', 'SIN', -3, '11:20', 12.75]],
+    hotel: [-2, 6],
+  },
+  {
+    case: 'split trip, return booking: leaves during the week (Paris)',
+    account: 'ACME',
+    passengers: 1,
+    outbound: [['AF', '257', 'SIN', 'CDG', 4, '23:25', 13.5]],
+    travellersOf: 'split trip, outbound booking: arrived before the week, with a hotel (Paris)',
+  },
+  {
+    case: 'details refused (no rights): two travellers arrive and leave during the week (Mumbai)',
+    account: 'GLOBEX',
+    passengers: 2,
+    outbound: [['SQ', '423', 'BOM', 'SIN', 2, '00:10', 5.5]],
+    inbound: [['SQ', '424', 'SIN', 'BOM', 5, '13:00', 5.5]],
+    details: 'refused',
+  },
+  {
+    case: 'details gone: arrived before the week, stays beyond it (Seoul)',
+    account: 'INITECH',
+    passengers: 1,
+    outbound: [['KE', '643', 'ICN', 'SIN', -6, '15:10', 6.5]],
+    inbound: [['KE', '644', 'SIN', 'ICN', 9, '22:40', 6.25]],
+    details: 'gone',
+  },
+  {
+    case: 'split trip over a gone booking: arrived before the week (Delhi), leaves during it',
+    account: 'HOOLI',
+    passengers: 1,
+    outbound: [['AI', '382', 'DEL', 'SIN', -7, '23:00', 5.75]],
+    details: 'gone',
+  },
+  {
+    case: 'split trip over a gone booking: the return (Delhi)',
+    account: 'HOOLI',
+    passengers: 1,
+    outbound: [['AI', '383', 'SIN', 'DEL', 3, '19:15', 5.75]],
+    travellersOf: 'split trip over a gone booking: arrived before the week (Delhi), leaves during it',
+  },
+  {
+    case: 'hotel only: no flight booked, checked in before the week, checks out during it',
+    account: 'UMBRELLA',
+    passengers: 1,
+    outbound: [],
+    hotel: [-1, 4],
+  },
+  {
+    case: 'arrives during the week, the arrival time not held (Melbourne)',
+    account: 'CYBERDYNE',
+    passengers: 1,
+    outbound: [['QF', '035', 'MEL', 'SIN', 2, '09:40', 8]],
+    inbound: [['QF', '036', 'SIN', 'MEL', 10, '12:30', 7.5]],
+    noArrivalTime: ['035'],
+  },
+];
+
 const LOCATOR_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /**
@@ -136,22 +214,28 @@ const LOCATOR_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
  * which the caller sorts again). Nothing generated before is changed.
  */
 export function appendDutyOfCareBookings(ds: Dataset): Booking[] {
-  const rng = Rng.derive(ds.seed, 'duty-of-care');
+  const first = appendScenarios(ds, DUTY_OF_CARE_SCENARIOS, Rng.derive(ds.seed, 'duty-of-care'));
+  return [...first, ...appendScenarios(ds, MORE_DUTY_OF_CARE_SCENARIOS, Rng.derive(ds.seed, 'duty-of-care-2'))];
+}
+
+function appendScenarios(ds: Dataset, scenarios: readonly Scenario[], rng: Rng): Booking[] {
   const locators = new Set(ds.bookings.map((b) => b.recordLocator));
   let serviceRef = Math.max(0, ...ds.bookings.map((b) => b.serviceRef));
   const routes = new Map(ds.airSegments.map((s) => [`${s.carrier.code}${s.flightNbr}`, `${s.from.code}-${s.to.code}`]));
   const added: Booking[] = [];
-  for (const scenario of DUTY_OF_CARE_SCENARIOS) {
+  const byCase = new Map<string, Booking>();
+  for (const scenario of scenarios) {
     const account = ds.accounts.find((a) => a.code === scenario.account)!;
     const pcc = ds.pccs.find((p) => p.companyCode === account.companyCode)!;
     const consultant = ds.consultants.find((c) => c.pcc === pcc.code)!;
-    // Made three weeks before the first flight, at ten in the morning at the office.
-    const firstDay = ds.today + scenario.outbound[0][4];
+    // Made three weeks before the first flight (or check-in), at ten in the morning at the office.
+    const firstDay = ds.today + (scenario.outbound[0]?.[4] ?? scenario.hotel?.[0] ?? 0);
     const createdMs = (firstDay - 21) * DAY_MS + (10 * 60 - pcc.offset) * MINUTE_MS;
     let locator = rng.chars(LOCATOR_CHARS, 6);
     while (locators.has(locator)) locator = rng.chars(LOCATOR_CHARS, 6);
     locators.add(locator);
     serviceRef += rng.int(1, 3);
+    const same = scenario.travellersOf === undefined ? undefined : byCase.get(scenario.travellersOf);
     const b: Booking = {
       index: ds.bookings.length,
       serviceRef,
@@ -163,20 +247,24 @@ export function appendDutyOfCareBookings(ds: Dataset): Booking[] {
       account,
       consultant,
       lastActionConsultant: consultant,
-      passengers: pickTravellers(rng, ds.travellers, account, scenario.passengers),
+      passengers: same ? [...same.passengers] : pickTravellers(rng, ds.travellers, account, scenario.passengers),
       ...emptyBookingLists(),
       cancelled: false,
       destination: airport(DUTY_OF_CARE_PLACE),
       travelDay: null,
       endDay: null,
       trackingCode: `TRK${rng.digits(7)}`,
+      ...(scenario.details ? { details: scenario.details } : {}),
     };
-    for (const leg of scenario.outbound) b.air.push(airSegment(ds, b, leg, true, routes, scenario.status));
-    for (const leg of scenario.inbound ?? []) b.air.push(airSegment(ds, b, leg, false, routes, scenario.status));
+    for (const leg of scenario.outbound) b.air.push(airSegment(ds, b, leg, true, routes, scenario));
+    for (const leg of scenario.inbound ?? []) b.air.push(airSegment(ds, b, leg, false, routes, scenario));
+    if (scenario.hotel) b.hotels.push(hotelSegment(ds, b, scenario.hotel, rng));
     finish(b, rng);
     ds.bookings.push(b);
     ds.airSegments.push(...b.air);
+    ds.hotelSegments.push(...b.hotels);
     added.push(b);
+    byCase.set(scenario.case, b);
   }
   return added;
 }
@@ -194,7 +282,7 @@ function airSegment(
   leg: Leg,
   outbound: boolean,
   routes: Map<string, string>,
-  status?: Record<string, string>,
+  scenario: Scenario,
 ): AirSegment {
   const [code, wanted, fromCode, toCode, day, time, hours] = leg;
   const flightNbr = freeFlightNumber(routes, code, wanted, `${fromCode}-${toCode}`);
@@ -211,7 +299,7 @@ function airSegment(
     booking: b,
     nbr: 0,
     airNbr: 0,
-    status: status?.[wanted] ?? 'HK',
+    status: scenario.status?.[wanted] ?? 'HK',
     carrier,
     operatingCarrier: carrier,
     flightNbr,
@@ -231,6 +319,46 @@ function airSegment(
     connection: false,
     outbound,
     seats: [],
+    ...(scenario.noArrivalTime?.includes(wanted) ? { arrivalTimeUnknown: true } : {}),
+  };
+}
+
+/** A confirmed hotel stay in the place's city, at a property the generated agency already uses there. */
+function hotelSegment(ds: Dataset, b: Booking, [day, nights]: readonly [number, number], rng: Rng): HotelSegment {
+  const known = ds.hotelSegments.find((h) => h.property.city.cityCode === DUTY_OF_CARE_PLACE)?.property;
+  const city = airport(DUTY_OF_CARE_PLACE);
+  const chain = HOTEL_CHAINS[0];
+  const property = known ?? {
+    chain,
+    number: '000001',
+    name: `${chain.brands[0]} ${city.cityName}`,
+    address: `1 Orchard Road, ${city.cityName}`,
+    phone: '+65 6000 0000',
+    city,
+  };
+  const arrDay = ds.today + day;
+  return {
+    kind: 'hotel',
+    booking: b,
+    nbr: 0,
+    hotelNbr: 0,
+    status: 'HK',
+    property,
+    arrDay,
+    depDay: arrDay + nights,
+    nights,
+    passive: false,
+    cancelled: false,
+    gds: true,
+    rate: 240,
+    currency: 'SGD',
+    rooms: 1,
+    confirmation: `${property.chain.code}${rng.digits(8)}`,
+    createdMs: b.createdMs,
+    commissionable: true,
+    commission: '10%',
+    roomCode: 'A1K',
+    multiLevelRateCode: 'COR',
   };
 }
 
@@ -251,14 +379,21 @@ function finish(b: Booking, rng: Rng): void {
   b.air.sort((x, y) => x.depUtc - y.depUtc);
   b.air.forEach((s, i) => {
     s.airNbr = i + 1;
-    s.nbr = i + 1;
     const next = b.air[i + 1];
     s.connection =
       !!next && next.outbound === s.outbound && next.from.code === s.to.code && next.depUtc - s.arrUtc < DAY_MS;
   });
-  b.segments = [...b.air];
-  b.travelDay = b.air[0].depDay;
-  b.endDay = Math.max(...b.air.map((s) => s.arrDay));
+  b.hotels.forEach((h, i) => {
+    h.hotelNbr = i + 1;
+  });
+  // Flights by departure instant, a hotel at its check-in day's noon (UTC): itinerary order.
+  const at = (s: Segment) => (s.kind === 'air' ? s.depUtc : s.kind === 'hotel' ? s.arrDay * DAY_MS + DAY_MS / 2 : 0);
+  b.segments = [...b.air, ...b.hotels].sort((x, y) => at(x) - at(y));
+  b.segments.forEach((s, i) => {
+    s.nbr = i + 1;
+  });
+  b.travelDay = Math.min(...b.air.map((s) => s.depDay), ...b.hotels.map((h) => h.arrDay));
+  b.endDay = Math.max(...b.air.map((s) => s.arrDay), ...b.hotels.map((h) => h.depDay));
   const lead = b.passengers[0];
   b.customFields = lead ? [{ id: 1, name: 'CostCentre', value: lead.costCentre }] : [];
   b.vendorLocators = [...new Set(b.air.map((s) => s.carrier.code))].map((carrier) => ({

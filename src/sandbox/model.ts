@@ -110,6 +110,8 @@ export interface AirSegment extends SegmentBase {
   connection: boolean;
   outbound: boolean;
   seats: string[];
+  /** The booking holds no arrival time for this flight (a hand-made duty-of-care case): only its date. */
+  arrivalTimeUnknown?: boolean;
 }
 
 export interface CarSegment extends SegmentBase {
@@ -123,7 +125,8 @@ export interface CarSegment extends SegmentBase {
   dropMin: number;
   passive: boolean;
   carType: string;
-  rateType: 'D' | 'W';
+  /** D daily, W weekly, M monthly; '' when the rate's period is not stated. */
+  rateType: 'D' | 'W' | 'M' | '';
   rateCode: string;
   rateAmount: number;
   currency: string;
@@ -243,6 +246,11 @@ export interface Booking {
   endDay: number | null;
   trackingCode: string;
   tourCode?: string;
+  /**
+   * BookingDetails refuses this booking ('refused': the user has no rights to it) or no longer
+   * finds it ('gone'), while the reports still list it (hand-made duty-of-care cases).
+   */
+  details?: 'refused' | 'gone';
 }
 
 export interface FailedSubmission {

@@ -114,6 +114,14 @@ function ticketedDate(b: Booking): string {
 
 // ------------------------------------------------------------------ segments
 
+/** How a car rate's text names its period ('' when the rate does not say). */
+const RATE_WORDS: Readonly<Record<CarSegment['rateType'], string>> = {
+  D: 'DAILY ',
+  W: 'WEEKLY ',
+  M: 'MONTHLY ',
+  '': '',
+};
+
 export function carSegmentRecord(s: CarSegment): JsonRecord {
   const b = s.booking;
   return {
@@ -134,7 +142,7 @@ export function carSegmentRecord(s: CarSegment): JsonRecord {
     RateAmount: amount(s.rateAmount),
     NbrOfCars: '1',
     CarType: s.carType,
-    ServiceInformation: `${s.rateType === 'W' ? 'WEEKLY' : 'DAILY'} RATE ${s.currency} ${amount(s.rateAmount)} UNL KM`,
+    ServiceInformation: `${RATE_WORDS[s.rateType]}RATE ${s.currency} ${amount(s.rateAmount)} UNL KM`,
     BRInformation: `BR-${b.account.code}`,
     CarSegmentType: s.passive ? 'Passive' : 'Active',
     CreatingAgencyIata: b.pcc.iata,
@@ -158,7 +166,7 @@ export function airSegmentByDate(s: AirSegment): JsonRecord {
     DepartureDate: serviceDay(s.depDay),
     DepartureTime: hhmm(s.depMin),
     ArrivalDate: serviceDay(s.arrDay),
-    ArrivalTime: hhmm(s.arrMin),
+    ArrivalTime: s.arrivalTimeUnknown ? '' : hhmm(s.arrMin),
     CarrierCode: s.carrier.code,
     BoardPoint: s.from.code,
     OffPoint: s.to.code,
@@ -291,7 +299,7 @@ export function passengerLocationRouting(s: AirSegment, fields: readonly string[
     ItineraryFormatted: itineraryFormatted(b),
     CustomFields: fields === null ? [] : customFields(b, fields),
     DepartureDateTime: serviceInstant(s.depUtc, s.from.offset),
-    CurrentArrivalDateTime: serviceInstant(s.arrUtc, s.to.offset),
+    CurrentArrivalDateTime: s.arrivalTimeUnknown ? MIN_VALUE_DATE : serviceInstant(s.arrUtc, s.to.offset),
     SegmentType: 'AIR',
     AirSegmentNbr: String(s.nbr),
     PNRCreationDate: creationDate(b),
@@ -318,7 +326,7 @@ export function passengerAirSegment(s: AirSegment, pax: Traveller, travellerCoun
     DepartureTime: hhmm(s.depMin),
     ArrivalCity: s.to.cityCode,
     ArrivalDate: isoDay(s.arrDay),
-    ArrivalTime: hhmm(s.arrMin),
+    ArrivalTime: s.arrivalTimeUnknown ? '' : hhmm(s.arrMin),
     RecordLocator: b.recordLocator,
     PNRTicketed: b.tickets.length ? 'Y' : 'N',
     Account: b.account.code,

@@ -277,14 +277,27 @@ export const REPORTS: ReadonlyArray<ReportDef<unknown>> = [
       const ref = d(p, 'ServiceRef');
       const created = d(p, 'PNRCreationDate');
       const vls = l(p, 'VendorLocators')?.map((x) => x.toUpperCase());
-      return ctx.ds.bookings.filter(
+      const found = ctx.ds.bookings.filter(
         (bk) =>
+          bk.details !== 'gone' &&
           scoped(ctx, bk) &&
           (ref === undefined || bk.serviceRef === ref) &&
           eqi(s(p, 'RecordLocator'), bk.recordLocator) &&
           (created === undefined || bk.createdDay === created) &&
           (!vls || bk.vendorLocators.some((v) => vls.includes(v.locator))),
       );
+      // A booking this user has no rights to: asked for by name, refused; in a search, left out.
+      const refused = found.find((bk) => bk.details === 'refused');
+      if (refused && (ref !== undefined || s(p, 'RecordLocator') !== undefined)) {
+        throw new SandboxError(
+          'AccessDenied',
+          `No rights to booking ${refused.recordLocator}`,
+          `BookingDetails: the user ${ctx.user?.email ?? 'of this API key'} may not read booking ` +
+            `${refused.recordLocator} (restricted by its owning agency)`,
+          '403',
+        );
+      }
+      return found.filter((bk) => bk.details !== 'refused');
     },
     render: (bk, ctx) => bookingDetail(ctx.ds, bk, l(ctx.p, 'LoadOptions') ?? DEFAULT_LOAD_OPTIONS),
   }),

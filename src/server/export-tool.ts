@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { resolveWhereDates } from '../catalog/where-dates.js';
 import { invalidInput, ReportsError } from '../errors.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import { queryArgsShape, whereSchema } from '../results/query-schema.js';
@@ -83,12 +84,17 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         const stored = await rt.results.get(args.resultId);
         // The exporters (and exceljs behind them) load with the first export, not at start-up.
         const { exportResult } = await import('../export/export.js');
-        const out = await exportResult(stored, args, {
-          folder: rt.config.exportDir,
-          now: rt.now(),
-          timeZone: rt.config.timeZone,
-        });
-        const notes: string[] = [];
+        const dates = resolveWhereDates(args.where, { timeZone: rt.config.timeZone, now: rt.now() });
+        const out = await exportResult(
+          stored,
+          { ...args, where: dates.where },
+          {
+            folder: rt.config.exportDir,
+            now: rt.now(),
+            timeZone: rt.config.timeZone,
+          },
+        );
+        const notes: string[] = [...dates.notes];
         const incomplete = incompleteLine(coverageOf(stored));
         if (incomplete) notes.push(`${incomplete} The file holds only what was fetched.`);
         if (out.format === 'xlsx')

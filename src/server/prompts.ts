@@ -32,10 +32,13 @@ export const PROMPTS: readonly PromptDef[] = [
         `Review open and unused ticket coupons${a.account ? ` for account ${a.account}` : ''}.`,
         `1. Call ticket_coupons_by_status_code with CouponCodeGroup "OPEN", DateTracker "E" (expiry date), ` +
           `DateStart "${a.dateStart ?? 'today'}", DateEnd "${a.dateEnd ?? 'today+30'}"${a.account ? `, Account "${a.account}"` : ''}.`,
-        '2. With query_report on its resultId: group by Account with count and sum of FOPFare; then list the ' +
-          'tickets (TktNumber, Passenger, Carrier, FlightDate, FOPFare) of the largest accounts.',
+        '2. With query_report on its resultId: group by Account with count, countDistinct of TktNumber and sum ' +
+          "of CreditValue (given per CreditCurrency; a ticket's FOPFare repeats on each coupon and its currency is " +
+          'not stated, so it is no value to add); then list the tickets (TktNumber, Passenger, Carrier, FlightDate, ' +
+          'CreditValue, CreditCurrency) of the largest accounts.',
         '3. If the result is incomplete, call continue_report before concluding.',
-        'Answer with a table per account (tickets, coupons, value) and the tickets expiring first.',
+        'Answer with a table per account (tickets, coupons, credit per currency, never added across currencies) ' +
+          'and the tickets expiring first.',
       ].join('\n'),
   },
   {
@@ -54,9 +57,10 @@ export const PROMPTS: readonly PromptDef[] = [
         `1. Call travellers_at with place "${a.destination}" (an airport or a 2-letter country code as it is; ` +
           `city:CODE for a city code), from "${a.dateStart ?? 'today'}" and to "${a.dateEnd ?? 'today+7'}".`,
         '2. Use query_report on its resultId to list the travellers per Status (Traveller, From, To, RecordLocator, ' +
-          'Account, PhoneNbr, EmailAddress) and count them per Account.',
+          'Account, TravellerPhone, TravellerEmail, BookingPhone, BookingEmail, Basis) and count them per Account.',
         '3. Name the undecided stays apart, each with its Reason, and leave out those passing through on a connection.',
-        'Answer with the list of travellers and how to reach them; say if the result was incomplete (its notes say which call).',
+        "Answer with the list of travellers and how to reach them (a Booking contact is the booking's, not " +
+          "necessarily the traveller's own: say so); say if the result was incomplete (its notes say which call).",
       ].join('\n'),
   },
   {
@@ -73,8 +77,8 @@ export const PROMPTS: readonly PromptDef[] = [
         `Find problematic segments for PCC ${a.pcc} departing in the next ${a.days ?? '14'} days.`,
         `1. Call problematic_segments with OwningAgencyLocationID "${a.pcc}", DepartureDateStart "today", ` +
           `DepartureDateEnd "today+${a.days ?? '14'}".`,
-        '2. With query_report: group by SegmentStatus and by OwningConsultant (count); list the earliest departures ' +
-          'first (orderBy DepartureDate).',
+        '2. With query_report: group by SegmentState and SegmentStatus, and by OwningConsultant (count); list the ' +
+          'earliest departures first (orderBy DepartureDate).',
         'Answer with what each consultant should fix first.',
       ].join('\n'),
   },
@@ -94,7 +98,8 @@ export const PROMPTS: readonly PromptDef[] = [
         `1. hotel_segment_counts_per_location with DateStart "${a.dateStart}", DateEnd "${a.dateEnd}": hotel ` +
           `segments and nights per vendor.`,
         `2. hotel_segments (DateSearchType "A", same dates${a.account ? `, Account "${a.account}"` : ''}) and ` +
-          `air_segments_by_date (DateSearchType "T", same dates): with query_report count distinct RecordLocator per Account in each.`,
+          'air_segments_by_date (DateSearchType "T", same dates): with query_report, where SegmentState eq ' +
+          'confirmed, count distinct RecordLocator per Account in each.',
         '3. Attachment rate per account = bookings with hotel / bookings with air.',
         'Answer with a table per account and the top vendors by nights.',
       ].join('\n'),

@@ -1,5 +1,6 @@
 /** What query_report and continue_report calls do (registered in result-tools.ts). */
 import { TRANSACTIONS } from '../catalog/transactions.js';
+import { resolveWhereDates } from '../catalog/where-dates.js';
 import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery } from '../presentation/index.js';
 import type { QueryArgs } from '../results/query-schema.js';
@@ -10,7 +11,8 @@ import { callSignal, type Runtime } from './runtime.js';
 
 export async function queryResult(rt: Runtime, args: QueryArgs & { resultId: string }) {
   const { resultId: id, ...query } = args;
-  return presentQuery(await rt.results.get(id), query);
+  const dates = resolveWhereDates(query.where, { timeZone: rt.config.timeZone, now: rt.now() });
+  return presentQuery(await rt.results.get(id), { ...query, where: dates.where }, dates.notes);
 }
 
 export interface ContinueArgs {

@@ -1,5 +1,7 @@
 import type { TransactionDef } from '../catalog/types.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
+import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
+import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { PageSummary } from '../results/page-summary.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
@@ -74,7 +76,13 @@ export async function runReport(
     totalRecords: outcome.totalRecords,
     complete: outcome.complete,
     // Notes may quote the service (a failed page's error): masked like everything else.
-    notes: [...outcome.notes, ...fetched.notes].map(rt.redact.text),
+    notes: [
+      ...outcome.notes,
+      ...fetched.notes,
+      ...meaningNotes(def, records),
+      // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
+      ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
+    ].map(rt.redact.text),
     records,
     held: intervalsOf(outcome.pages),
     summary: fetched.summary,
@@ -128,7 +136,7 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     records,
     asWalked,
     notes: [...scope.notes(), ...(days.length ? [daysNote(days)] : [])],
-    summary: finished,
+    summary: withDerived(finished, outcome.derived),
   };
 }
 
@@ -185,11 +193,19 @@ export async function continueReport(
     held,
     totalRecords: total,
     complete,
-    notes: [...outcome.notes, ...scope.notes(), ...(days.length ? [daysNote(days)] : [])].map(rt.redact.text),
+    notes: [
+      ...outcome.notes,
+      ...scope.notes(),
+      ...meaningNotes(
+        def,
+        pages.flatMap((p) => p.records),
+      ),
+      ...(days.length ? [daysNote(days)] : []),
+    ].map(rt.redact.text),
   });
 }
 
-function fetchFor(
+async function fetchFor(
   rt: Runtime,
   def: TransactionDef,
   query: Record<string, string>,
@@ -197,7 +213,9 @@ function fetchFor(
   held?: FetchRequest['held'],
   onPage?: FetchRequest['onPage'],
 ) {
-  return fetchReport(rt.upstream, {
+  const deriver = await deriverFor(def.answer.meaning, query);
+  const outcome = await fetchReport(rt.upstream, {
+    prepare: deriver?.apply,
     path: def.path,
     query,
     envelope: def.envelope,
@@ -211,4 +229,5 @@ function fetchFor(
     held,
     onPage,
   });
+  return { ...outcome, derived: deriver?.fields ?? [] };
 }

@@ -3,6 +3,7 @@ import { cutText, invalidInput } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
 import { allRowsFit, presentSql, type TableRead } from '../presentation/sql-answer.js';
 import type { ResultInfo } from '../results/held-results.js';
+import { withoutFloatTail } from '../results/money.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
@@ -64,7 +65,13 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   }
   // Names come from the statement or the service's field names: cut so the answer stays bounded.
   const columns = uniqueNames(output.columns.map((c) => cutText(c, SQL_COLUMN_NAME_CHARS)));
-  const rows = output.rows.map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+  // SQLite adds decimal amounts in binary floating point (308.34000000000003): every number is
+  // given as its shortest decimal of 15 significant digits, what a double holds exactly.
+  const rows = output.rows.map((values) =>
+    Object.fromEntries(
+      columns.map((c, i) => [c, typeof values[i] === 'number' ? withoutFloatTail(values[i]) : values[i]]),
+    ),
+  );
   const tables: TableRead[] = read.map((r) => ({
     table: r.table,
     resultId: r.id,

@@ -1,18 +1,22 @@
 /**
  * travellers_at's reading of the candidate bookings: one booking_details (Passengers,
- * Itinerary) per booking, all at once within the process-wide limiter (REPORTS_CONCURRENCY),
+ * Itinerary, Emails, Phones) per booking, all at once within the process-wide limiter (REPORTS_CONCURRENCY),
  * each through the report tools' fetch (run-report.ts) within what is left of the call's budget.
- * A booking that fails is counted and named; the others are still read.
+ * A booking that fails or is not found is counted and named (the caller reads it from its
+ * routing record instead); the others are still read.
  */
 import { resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
-import { type Candidate, candidateKey } from '../results/travellers.js';
+import { type Candidate, candidateKey } from '../results/traveller-bookings.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { type FetchedRecords, fetchRecords } from './run-report.js';
 import type { Runtime } from './runtime.js';
 
 type Rec = Record<string, unknown>;
+
+/** What travellers_at reads of a booking: who travels, where, and their own contacts where the booking holds them. */
+export const LOAD_OPTIONS = 'Passengers,Itinerary,Emails,Phones';
 
 export interface BookingsRead {
   /** BookingDetail per candidateKey. */
@@ -37,7 +41,7 @@ export async function readBookings(
   let done = 0;
   await Promise.all(
     candidates.map(async (c) => {
-      const args: Rec = { RecordLocator: c.recordLocator, LoadOptions: 'Passengers,Itinerary' };
+      const args: Rec = { RecordLocator: c.recordLocator, LoadOptions: LOAD_OPTIONS };
       if (c.created) args.PNRCreationDate = c.created;
       try {
         const query = resolveInput(def, args, ctx).query;

@@ -32,10 +32,11 @@ export function registerTravellersTool(server: McpServer, rt: Runtime): void {
     {
       title: TITLE,
       description:
-        'Who is at a place (airport, city or country) between two dates, for duty of care: per traveller, ' +
-        'arriving, in place, leaving or passing through, from when to when, booking, account, contact, and the ' +
-        'flights it rests on; stays that cannot be decided are listed last with the reason. Reads routings and each ' +
-        "booking's itinerary; holds the answer under a resultId for query_report.",
+        'Who is at a place (airport, city or country) between two dates, for duty of care: per traveller and stay, ' +
+        'arriving, in place, leaving, passing through or undecided (with the reason), from when to when, bookings, ' +
+        "account, the traveller's own contact apart from the booking's, and the flights and hotel stays it rests on; " +
+        "people based at the place come last. Reads routings, hotel stays and each booking's details (its routing " +
+        'record where they cannot be read); holds the answer under a resultId for query_report.',
       inputSchema: travellersInput,
       outputSchema: reportResultSchema,
       annotations: { title: TITLE, ...READ_ONLY_ANNOTATIONS },

@@ -55,8 +55,9 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
   const notes = new Set<string>();
   const columns = moneyColumns(reports);
   if (!columns.length) return [];
-  for (const [verb, argument] of aggregates(text)) {
+  for (const [verb, argument, at, end] of aggregates(text)) {
     const words = sqlWords(argument);
+    for (const note of meaningOf(words, verb, reports)) notes.add(note);
     for (const money of columns) {
       const names = [money.column, ...aliases(text, money.column)].map((n) => n.toLowerCase());
       if (!names.some((n) => words.has(n))) continue;
@@ -64,7 +65,11 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
         notes.add(`${money.column}: ${CURRENCY_NOT_STATED}, so a total of it may mix currencies.`);
         continue;
       }
-      if (money.currencies.some((c) => keepsApart(text, c))) continue;
+      // Kept apart where the total is taken: its own SELECT (a CTE grouped by currency does
+      // not keep apart an outer total of it), or the window it runs over.
+      const scope = selectScope(text, at);
+      const window = windowAfter(text, end);
+      if (money.currencies.some((c) => keepsApart(scope, c, text) || (window && keepsApart(window, c, text)))) continue;
       const currency = money.currencies[0];
       throw invalidInput(
         'sql',
@@ -78,6 +83,34 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
   return [...notes];
 }
 
+/**
+ * What a total of a rate or of a ticket's amount means (docs/travel-meaning.md): a rate summed
+ * is not spend, and a ticket's fare summed over coupon rows counts it once per coupon.
+ */
+function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly string[]): string[] {
+  const notes: string[] = [];
+  if (verb !== 'sum' && verb !== 'total' && verb !== 'avg') return notes;
+  for (const report of new Set(reports)) {
+    const meaning = findTransaction(report)?.answer.meaning;
+    for (const c of meaning?.costs ?? []) {
+      if (!words.has(c.rate.toLowerCase())) continue;
+      notes.push(
+        `${c.rate} is a rate ${c.kind === 'hotel' ? 'per night' : 'per rental period'}, not spend: ` +
+          'EstimatedCost (per EstimatedCostCurrency) is the cost of each stay or rental.',
+      );
+    }
+    const grain = meaning?.ticketGrain;
+    for (const amount of grain?.amounts ?? []) {
+      if (!words.has(amount.toLowerCase())) continue;
+      notes.push(
+        `${amount} is the ticket's, repeated on each of its coupons: a total over coupon rows counts a ticket once ` +
+          `per coupon; total it over SELECT DISTINCT ${grain?.ticket}, ${amount}, ... to count each ticket once.`,
+      );
+    }
+  }
+  return notes;
+}
+
 /** The statement with comments and string literals blanked (their length kept). */
 function plainSql(sql: string): string {
   return sql.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*'?/g, (m) =>
@@ -85,9 +118,10 @@ function plainSql(sql: string): string {
   );
 }
 
-/** Each aggregate call's function and its whole argument (nested brackets included). */
-function aggregates(text: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+/** Each aggregate call's function, its whole argument (nested brackets included), where the
+ *  call starts and where its closing bracket ends. */
+function aggregates(text: string): Array<[string, string, number, number]> {
+  const out: Array<[string, string, number, number]> = [];
   for (const m of text.matchAll(AGGREGATE_START)) {
     let depth = 1;
     let i = (m.index ?? 0) + m[0].length;
@@ -96,7 +130,7 @@ function aggregates(text: string): Array<[string, string]> {
       if (text[i] === '(') depth++;
       else if (text[i] === ')') depth--;
     }
-    out.push([m[1].toLowerCase(), text.slice(from, i - 1)]);
+    out.push([m[1].toLowerCase(), text.slice(from, i - 1), m.index ?? 0, i]);
   }
   return out;
 }
@@ -109,16 +143,85 @@ function aliases(text: string, column: string): string[] {
   return out;
 }
 
-/** Whether the statement groups or partitions by `currency`, or keeps to given currencies. */
-function keepsApart(text: string, currency: string): boolean {
-  const names = [currency, ...aliases(text, currency)];
-  for (const m of text.matchAll(/\b(group|partition)\s+by\b/gi)) {
-    const rest = text.slice((m.index ?? 0) + m[0].length);
+/**
+ * Whether `scope` (one SELECT, its subqueries blanked, or a window) groups or partitions by
+ * `currency` (by name, alias or position in its select list), or keeps to given currencies.
+ * Aliases are read in the whole statement `text`: a CTE's `CurrencyCode AS cur` names it too.
+ */
+function keepsApart(scope: string, currency: string, text: string): boolean {
+  const names = [currency, ...aliases(text, currency)].map((n) => n.toLowerCase());
+  for (const m of scope.matchAll(/\b(group|partition)\s+by\b/gi)) {
+    const rest = scope.slice((m.index ?? 0) + m[0].length);
     const end = LIST_END.exec(rest);
-    const list = sqlWords(end ? rest.slice(0, end.index) : rest);
-    if (names.some((n) => list.has(n.toLowerCase()))) return true;
+    const items = (end ? rest.slice(0, end.index) : rest).split(',').map((x) => x.trim());
+    const selected = selectList(scope);
+    for (const item of items) {
+      // GROUP BY 2: the second column of the select list.
+      const expr = /^\d+$/.test(item) ? (selected[Number(item) - 1] ?? '') : item;
+      const words = sqlWords(expr);
+      if (names.some((n) => words.has(n))) return true;
+    }
   }
-  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(text));
+  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope));
+}
+
+/** The items of a SELECT's column list (its subqueries already blanked). */
+function selectList(scope: string): string[] {
+  const m = /\bselect\b(?:\s+(?:distinct|all)\b)?([\s\S]*?)(?:\bfrom\b|$)/i.exec(scope);
+  return m ? m[1].split(',').map((x) => x.trim()) : [];
+}
+
+/**
+ * The SELECT that the text at `index` belongs to: the bracket level it is at (a subquery's,
+ * or the statement's), with deeper brackets blanked and only the part between the compound
+ * operators (UNION, INTERSECT, EXCEPT) around `index`.
+ */
+function selectScope(text: string, index: number): string {
+  let start = 0;
+  let depth = 0;
+  const opens: number[] = [];
+  for (let i = 0; i < index; i++) {
+    if (text[i] === '(') opens.push(i);
+    else if (text[i] === ')') opens.pop();
+  }
+  if (opens.length) start = opens[opens.length - 1] + 1;
+  let end = text.length;
+  let out = '';
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) {
+        end = i;
+        break;
+      }
+      depth--;
+    }
+    out += depth > 0 && !(c === '(' && depth === 1) ? ' ' : c;
+  }
+  const offset = index - start;
+  let from = 0;
+  let to = out.length;
+  for (const m of out.slice(0, end - start).matchAll(/\b(union|intersect|except)\b/gi)) {
+    const at = m.index ?? 0;
+    if (at < offset) from = at + m[0].length;
+    else if (at < to) to = at;
+  }
+  return out.slice(from, to);
+}
+
+/** The window clause of an aggregate (`OVER (PARTITION BY ...)`) that ends at `end`, if any. */
+function windowAfter(text: string, end: number): string | undefined {
+  const m = /^\s*over\s*\(/i.exec(text.slice(end));
+  if (!m) return undefined;
+  const from = end + m[0].length;
+  let depth = 1;
+  let i = from;
+  for (; i < text.length && depth > 0; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') depth--;
+  }
+  return text.slice(from, i - 1);
 }
 
 function sqlName(path: string): string {

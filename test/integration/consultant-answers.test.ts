@@ -95,37 +95,83 @@ describe('money is never added across currencies', () => {
     expect(text).toContain('groups by Account, CreditCurrency');
   });
 
-  it('the summary of hotel stays sums RateAmount per CurrencyCode, with no sum, min or max across them', async () => {
+  it('hotel stays: RateAmount is a rate per night, never summed; EstimatedCost is totalled per currency', async () => {
     const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
-    const expected = centsBy(records, (r) => String(r.CurrencyCode), 'RateAmount');
-    expect(expected.size).toBeGreaterThan(1);
+    // The sandbox writes these codes: HK and GK (passive) hold the room, UC and HX do not.
+    const codes = new Set(records.map((r) => String(r.StatusCode)));
+    expect([...codes].every((c) => ['HK', 'GK', 'UC', 'HX'].includes(c))).toBe(true);
+    const confirmed = records.filter((r) => ['HK', 'GK'].includes(String(r.StatusCode)) && r.IsCancelled !== true);
+    expect(confirmed.length).toBeLessThan(records.length);
+    // The cost of a stay, in cents: rate per night x nights x rooms.
+    const costCents = new Map<string, number>();
+    for (const r of confirmed) {
+      const c = String(r.CurrencyCode);
+      // Each stay's cost is exact to its currency's minor units (whole yen for JPY), as Intl knows them.
+      const digits = new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions()
+        .maximumFractionDigits as number;
+      const unit = 10 ** (2 - digits);
+      const cost = Math.round((Number(r.RateAmount) * 100 * Number(r.NbrNights) * Number(r.NbrRooms)) / unit) * unit;
+      costCents.set(c, (costCents.get(c) ?? 0) + cost);
+    }
     const rate = head.summary.fields.RateAmount as {
       sum?: number;
-      min?: number;
-      sumByCurrency: { field: string; currencies: number; sums: Array<{ currency: string; sum: number }> };
+      rate?: string;
+      sumByCurrency: { field: string; currencies: number; sums: Array<{ currency: string; sum?: number }> };
     };
     expect(rate.sum).toBeUndefined();
-    expect(rate.min).toBeUndefined();
-    expect(rate.sumByCurrency.field).toBe('CurrencyCode');
-    expect(rate.sumByCurrency.currencies).toBe(expected.size);
-    for (const { currency, sum } of rate.sumByCurrency.sums) expect(cents(sum)).toBe(expected.get(currency));
-    expect(text).toMatch(/^- RateAmount: sum per CurrencyCode \(never added across currencies\): [A-Z]{3} [\d,.]+, /m);
+    expect(rate.rate).toBe('per night');
+    expect(rate.sumByCurrency.sums.every((c) => c.sum === undefined)).toBe(true);
+    expect(text).toMatch(
+      /^- RateAmount \(a rate per night, not spend\): range per CurrencyCode \(never compared across currencies\): [A-Z]{3} [\d,.]+ to [\d,.]+, /m,
+    );
+    const cost = head.summary.fields.EstimatedCost as {
+      sumByCurrency: { field: string; currencies: number; sums: Array<{ currency: string; sum: number }> };
+    };
+    expect(cost.sumByCurrency.field).toBe('EstimatedCostCurrency');
+    expect(cost.sumByCurrency.currencies).toBe(costCents.size);
+    for (const { currency, sum } of cost.sumByCurrency.sums) {
+      // JPY has no minor unit: its costs are whole yen.
+      expect(cents(sum), currency).toBe(costCents.get(currency));
+    }
+    expect(text).toMatch(/^- EstimatedCost: sum per EstimatedCostCurrency \(never added across currencies\): /m);
+    const unconfirmed = records.filter((r) => !confirmed.includes(r));
+    for (const r of unconfirmed) expect([r.EstimatedCost, String(r.CostBasis).slice(0, 6)]).toEqual([null, 'none: ']);
   });
 
-  it('FOPFare of coupons states no currency: its totals carry the words, in the summary and in query_report', async () => {
+  it("FOPFare of coupons: a ticket's fare is counted once per ticket, with the words that no currency is stated", async () => {
     const { head, records, text } = await report('ticket_coupons_by_status_code', {
       DateStart: '20260101',
       DateEnd: '20261231',
       CouponCodeGroup: 'USED',
       DateTracker: 'T',
     });
+    const fareOf = new Map<unknown, number>();
+    for (const r of records) if (!fareOf.has(r.TktNumber)) fareOf.set(r.TktNumber, Math.round(Number(r.FOPFare) * 100));
+    expect(fareOf.size).toBeLessThan(records.length);
     const fare = head.summary.fields.FOPFare as { sum: number; currencyNote: string };
-    expect(cents(fare.sum)).toBe([...centsBy(records, () => 'all', 'FOPFare').values()][0]);
+    expect(cents(fare.sum)).toBe([...fareOf.values()].reduce((a, b) => a + b, 0));
     expect(fare.currencyNote).toBe('currency not stated by the service');
-    expect(text).toMatch(/^- FOPFare: sum [\d,.]+; [\d,.]+ to [\d,.]+ \(currency not stated by the service\)$/m);
-    const { out } = await query({ resultId: head.resultId, aggregates: [{ fn: 'max', field: 'FOPFare' }] });
+    expect(text).toMatch(
+      /^- FOPFare: sum [\d,.]+ \(once per TktNumber: the amount is the ticket's, repeated on each of its coupons\); [\d,.]+ to [\d,.]+ \(currency not stated by the service\)$/m,
+    );
+    const { out } = await query({
+      resultId: head.resultId,
+      groupBy: ['Account'],
+      aggregates: [
+        { fn: 'sum', field: 'FOPFare' },
+        { fn: 'max', field: 'FOPFare' },
+      ],
+    });
     expect(out.groups![0].currency_FOPFare).toBe('currency not stated by the service');
-    expect(out.groups![0].max_FOPFare).toBe(Math.max(...records.map((r) => Number(r.FOPFare))));
+    for (const g of out.groups!) {
+      const mine = records.filter((r) => r.Account === g.key.Account);
+      const once = new Map(mine.map((r) => [r.TktNumber, Math.round(Number(r.FOPFare) * 100)]));
+      expect(cents(g.sum_FOPFare as number), String(g.key.Account)).toBe([...once.values()].reduce((a, b) => a + b, 0));
+      expect(g.max_FOPFare).toBe(Math.max(...mine.map((r) => Number(r.FOPFare))));
+    }
+    expect(out.notes).toContain(
+      "sum_FOPFare counts each TktNumber once: FOPFare is the ticket's, repeated on each of its coupons.",
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import type { ResultStore } from '../../src/results/store.js';
 import { isStandingNote, withDays } from '../helpers/days.js';
+import { isMeaningNote, otherNotes, withoutDerived } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllCsv, readAllRecords } from '../helpers/resources.js';
 
@@ -188,7 +189,7 @@ describe('the text ceiling (100,000 characters) on a 100,000-record result', () 
     expect(rows.map((x) => x.RecordLocator)).toEqual(
       Array.from({ length: rows.length }, (_, k) => `L${String(k * 5).padStart(6, '0')}`),
     );
-    expect((out.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(out.notes).filter((note) => !isStandingNote(note))).toEqual([
       leftOutNote(1000 - rows.length, rows.length, 'asked for'),
     ]);
     // The text shows the same rows and points at the same next offset.
@@ -297,7 +298,7 @@ describe('continue_report after a maxRecords cap', () => {
     expect(first.complete).toBe(false);
     expect(first.fetchedRecords).toBe(1200);
     expect(first.totalRecords).toBe(total);
-    expect((first.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(first.notes).filter((note) => !isStandingNote(note))).toEqual([
       `Fetched 1200 of ${total} records: the cap of 1200 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${total - 1200}; or narrow the filters.`,
     ]);
     const firstRanges = sb.requests
@@ -316,7 +317,7 @@ describe('continue_report after a maxRecords cap', () => {
     const second = sc(next);
     expect(second.resultId).toBe(first.resultId);
     expect(second.complete).toBe(true);
-    expect((second.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(otherNotes(second.notes).filter((note) => !isStandingNote(note))).toEqual([]);
     expect(second.fetchedRecords).toBe(total);
     expect(textOf(next)).toContain(`${total.toLocaleString('en-US')} records, complete.`);
 
@@ -336,7 +337,7 @@ describe('continue_report after a maxRecords cap', () => {
     // Already complete: nothing more is fetched.
     sb.resetStats();
     const again = sc(await s.call('continue_report', { resultId: first.resultId }));
-    expect((again.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(again.notes).filter((note) => !isStandingNote(note))).toEqual([
       'This result was already complete; nothing was fetched.',
     ]);
     expect(sb.requests.length).toBe(0);
@@ -393,7 +394,7 @@ describe('continue_report after the time budget ran out', () => {
       expect(new Set(held.map(couponKey)).size).toBe(fetched); // nothing twice
     }
     expect(out.complete).toBe(true);
-    expect((out.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(otherNotes(out.notes).filter((note) => !isStandingNote(note))).toEqual([]);
     expect(await readJson(s, String(out.resourceUri))).toEqual(withDays(raw.map(decodeAll) as Rec[]));
   });
 });
@@ -588,13 +589,15 @@ describe('query_report compared with the same computation on the sandbox records
       ],
       limit: 1000,
     });
-    const expected = new Map<string, { count: number; cents: number; max: number }>();
+    const expected = new Map<string, { count: number; cents: number; max: number; tickets: Set<unknown> }>();
     for (const r of raw) {
       if (localDay(r.VndIssueDt) < '2026-06-01') continue;
       const k = `${localDay(r.VndIssueDt).slice(0, 7)}|${r.FlightCouponStatus}`;
-      const g = expected.get(k) ?? { count: 0, cents: 0, max: -Infinity };
+      const g = expected.get(k) ?? { count: 0, cents: 0, max: -Infinity, tickets: new Set() };
       g.count++;
-      g.cents += Math.round(Number(r.TotalTax) * 100);
+      // A ticket's taxes repeat on each of its coupons: a group counts them once per ticket.
+      if (!g.tickets.has(r.TktNumber)) g.cents += Math.round(Number(r.TotalTax) * 100);
+      g.tickets.add(r.TktNumber);
       g.max = Math.max(g.max, Number(r.FOPFare));
       expected.set(k, g);
     }

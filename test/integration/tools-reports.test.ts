@@ -11,6 +11,7 @@ import { TRANSACTIONS } from '../../src/catalog/transactions.js';
 import type { Dataset, Sandbox } from '../../src/sandbox/service.js';
 import { decodeDates } from '../../src/upstream/service-date.js';
 import { isStandingNote, withDays } from '../helpers/days.js';
+import { isMeaningNote, otherNotes, withoutDerived } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -58,7 +59,7 @@ async function readRecords(s: InProcess, uri: string): Promise<Rec[]> {
   const res = await s.client.readResource({ uri });
   expect(res.contents).toHaveLength(1);
   expect(res.contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
-  return (await readAllRecords(s.client, uri)) as Rec[];
+  return withoutDerived(await readAllRecords(s.client, uri)) as Rec[];
 }
 
 interface Checked {
@@ -93,18 +94,18 @@ async function callAndCompare(
   expect(sc.complete).toBe(true);
   // The only note a complete default answer may carry: wide rows cut to fit the default view.
   const rowsNote = `structuredContent.rows holds the first ${sc.rows.length} of the ${Math.min(20, expected.length)} rows`;
-  const own = sc.notes.filter((note) => !isStandingNote(note));
-  expect(own.filter((note) => !note.startsWith(rowsNote))).toEqual([]);
+  const notes = otherNotes(sc.notes).filter((note) => !isStandingNote(note));
+  expect(notes.filter((note) => !note.startsWith(rowsNote))).toEqual([]);
   expect(sc.totalRecords).toBe(expected.length);
   expect(sc.fetchedRecords).toBe(expected.length);
   expect(sc.summary.recordCount).toBe(expected.length);
   expect(records).toEqual(expected);
   // The first 20 records, or fewer (at least one) when wide records fill the default view of
   // 32,000 characters, which the note above then says.
-  expect(sc.rows).toEqual(records.slice(0, sc.rows.length));
+  expect(withoutDerived(sc.rows)).toEqual(records.slice(0, sc.rows.length));
   expect(sc.rows.length).toBeGreaterThanOrEqual(Math.min(1, records.length));
-  if (sc.rows.length < Math.min(20, records.length)) expect(own).toHaveLength(1);
-  else expect(own).toEqual([]);
+  if (sc.rows.length < Math.min(20, records.length)) expect(notes).toHaveLength(1);
+  else expect(notes).toEqual([]);
   expect(sc.resourceUri).toBe(`reports://results/${sc.resultId}`);
 
   // The upstream requests: the query as echoed, then windows of REPORTS_PAGE_SIZE (the last
@@ -136,11 +137,12 @@ async function callAndCompare(
   expect(text.split('\n')[0]).toBe(
     `${tool} (demo data) ${params}: ${count(expected.length)} record${expected.length === 1 ? '' : 's'}, complete.`,
   );
-  // Under the headline: the date basis, the notes, then the resultId.
+  // Under the headline: the date basis, then the notes (what the numbers mean, the days), then the id.
   const basis = sc.notes.filter((note) => note.startsWith('Dates: '));
   const others = sc.notes
     .filter((note) => !note.startsWith('Dates: ') && !note.startsWith(rowsNote))
     .map((note) => `Note: ${note}`);
+  expect(others.every((note) => isMeaningNote(note.slice(6)) || isStandingNote(note.slice(6)))).toBe(true);
   expect(text.split('\n').slice(1, 2 + basis.length + others.length)).toEqual([
     ...basis,
     ...others,
@@ -565,7 +567,7 @@ describe('results beyond the first call', () => {
     const expected = withDays(decodeDates(sandbox.report('AirSegmentsByDate', first.query)) as Rec[]);
     expect(expected.length).toBeGreaterThan(200);
     expect(first).toMatchObject({ complete: false, totalRecords: expected.length, fetchedRecords: 120 });
-    expect(first.notes.filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(first.notes).filter((note) => !isStandingNote(note))).toEqual([
       `Fetched 120 of ${expected.length} records: the cap of 120 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${expected.length - 120}; or narrow the filters.`,
     ]);
     const before = sandbox.requests.length;
@@ -577,7 +579,7 @@ describe('results beyond the first call', () => {
       totalRecords: expected.length,
       fetchedRecords: expected.length,
     });
-    expect(next.notes.filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(otherNotes(next.notes).filter((note) => !isStandingNote(note))).toEqual([]);
     expect(await readRecords(s, first.resourceUri)).toEqual(expected);
   });
 

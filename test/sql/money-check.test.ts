@@ -27,6 +27,15 @@ describe('sql money check', () => {
     ['the currency only in a string', "SELECT SUM(RateAmount), 'CurrencyCode' FROM hotel_segments_1"],
     ['an alias in a CTE', 'WITH t AS (SELECT RateAmount AS x FROM hotel_segments_1) SELECT SUM(x) FROM t'],
     ['avg across currencies', 'select avg(rateamount) from hotel_segments_1 where CurrencyCode is not null'],
+    [
+      'an outer total over a per-currency CTE',
+      'WITH t AS (SELECT CurrencyCode, SUM(RateAmount) AS total FROM h GROUP BY CurrencyCode) SELECT SUM(total) FROM t',
+    ],
+    [
+      'a subquery grouped by currency, its outer total not',
+      'SELECT SUM(s) FROM (SELECT CurrencyCode, SUM(RateAmount) AS s FROM h GROUP BY CurrencyCode)',
+    ],
+    ['grouped by the position of another column', 'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1'],
   ])('refuses %s', (_why, sql) => {
     expect(refusal(sql)).toMatch(/without CurrencyCode: amounts in different currencies are never added or compared/);
   });
@@ -39,6 +48,17 @@ describe('sql money check', () => {
     ],
     ['one currency kept', "SELECT MAX(RateAmount) FROM hotel_segments_1 WHERE CurrencyCode = 'EUR'"],
     ['a few currencies, partitioned', 'SELECT SUM(RateAmount) OVER (PARTITION BY CurrencyCode) FROM hotel_segments_1'],
+    ['grouped by positions', 'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1, 2'],
+    [
+      'an outer total per currency over a CTE',
+      'WITH t AS (SELECT CurrencyCode AS cur, SUM(RateAmount) AS total FROM h GROUP BY cur) ' +
+        'SELECT cur, SUM(total) FROM t GROUP BY 1',
+    ],
+    [
+      'a union of per-currency totals',
+      'SELECT CurrencyCode, SUM(RateAmount) FROM h GROUP BY CurrencyCode UNION ALL ' +
+        'SELECT CurrencyCode, MAX(RateAmount) FROM h GROUP BY CurrencyCode',
+    ],
     ['no money totalled', 'SELECT SUM(NbrNights), RateAmount FROM hotel_segments_1 GROUP BY Account'],
   ])('answers %s', (_why, sql) => {
     expect(checkMoney(sql, HOTELS)).toEqual([]);

@@ -26,6 +26,10 @@ export interface FetchRequest {
   /** Count every top-level scalar value of the records walked (FetchOutcome.values), for a
    *  summary made from the counts instead of from the records. */
   countValues?: boolean;
+  /** Adds the server's derived fields to a record as sent (dates not yet decoded), before its
+   *  one walk, so that every answer counts, holds and shows them like the service's fields
+   *  (docs/architecture.md, "Derived fields"). */
+  prepare?: (record: Record<string, unknown>) => void;
   /** Called with each accepted page (dates decoded) as it arrives, while other pages are
    *  still in flight; returns the records to keep for it (e.g. masked), so per-record work
    *  is done before the last page rather than after it. `counted` when countValues: the

@@ -159,7 +159,9 @@ export class PageWalk {
     // Sized for the records the fetch expects (within RESERVE_MAX: not all may come): a table
     // that doubles its way up to 20,000 records puts every fingerprint again six times.
     const seen = (this.seen ??= new SeenRecords(Math.max(Math.min(expected, RESERVE_MAX), records.length)));
+    const { prepare } = this.req;
     for (const r of records) {
+      prepare?.(r);
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
       const where = seen.getOrSet(id, offset);

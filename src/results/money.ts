@@ -1,0 +1,29 @@
+/**
+ * Money to its currency's minor units (ISO 4217: JPY none, EUR two, KWD three), from the
+ * `currency-codes` package (MIT; ISO's own list, with its publish date), so that an amount
+ * the server computes is exact to the unit its currency counts in and never carries a binary
+ * float's tail (`308.34`, not `308.34000000000003`).
+ */
+import { code as currencyCode } from 'currency-codes';
+
+/** Minor units of `currency`; two for a code ISO 4217 does not list (most currencies). */
+export function minorUnits(currency: unknown): number {
+  if (typeof currency !== 'string') return 2;
+  return currencyCode(currency.trim().toUpperCase())?.digits ?? 2;
+}
+
+/** `amount` rounded half away from zero to `currency`'s minor units. */
+export function roundMoney(amount: number, currency: unknown): number {
+  const scale = 10 ** minorUnits(currency);
+  // toPrecision(15) first: 1.005 * 100 is 100.49999999999999 in binary, 100.5 in decimal.
+  const scaled = Number((Math.abs(amount) * scale).toPrecision(15));
+  return (Math.sign(amount) * Math.round(scaled)) / scale;
+}
+
+/**
+ * A number as its shortest decimal of 15 significant digits: what a double holds exactly,
+ * without the tail that sums of decimal amounts in binary floating point leave.
+ */
+export function withoutFloatTail(n: number): number {
+  return Number.isFinite(n) && !Number.isInteger(n) ? Number(n.toPrecision(15)) : n;
+}

@@ -1,0 +1,343 @@
+/**
+ * Answers that mean what a travel professional means (issue 28; docs/travel-meaning.md):
+ * segment states, cost not rate, cities not airports, nights in the period, a fare once per
+ * ticket, exact money, relative dates in filters, filters the service ignored. Each question
+ * goes through a real MCP client to the server against the sandbox, and each expected figure
+ * is worked out here from the records read back and the sandbox's own reference data, by
+ * rules written out in this file (the GDS codes the sandbox writes, the rate periods its
+ * texts name, the sandbox's airport table), not by the server's code.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { airport } from '../../src/sandbox/reference.js';
+import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
+import { readAllRecords } from '../helpers/resources.js';
+
+type Rec = Record<string, unknown>;
+
+/** The codes the sandbox writes, and what each means for travel. */
+const STATE_OF: Record<string, string> = {
+  HK: 'confirmed',
+  TK: 'confirmed',
+  GK: 'confirmed',
+  HX: 'cancelled',
+  UN: 'cancelled',
+  UC: 'cancelled',
+  NO: 'cancelled',
+  HL: 'waitlisted',
+  US: 'waitlisted',
+};
+
+const stateOf = (code: unknown) => STATE_OF[String(code)] ?? 'other';
+
+let s: InProcess;
+beforeAll(async () => {
+  s = await startInProcess();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+interface Head {
+  resultId: string;
+  notes: string[];
+  summary: { fields: Record<string, Rec>; derived?: Array<{ field: string; how: string }> };
+}
+
+async function report(tool: string, args: Rec): Promise<{ head: Head; text: string; records: Rec[] }> {
+  const r = await s.call(tool, args);
+  expect(r.isError, textOf(r)).toBeFalsy();
+  const head = r.structuredContent as unknown as Head & { resourceUri: string };
+  return { head, text: textOf(r), records: (await readAllRecords(s.client, head.resourceUri)) as Rec[] };
+}
+
+async function query(args: Rec): Promise<{ out: Rec & { groups?: Rec[]; notes?: string[] }; text: string }> {
+  const r = await s.call('query_report', args);
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return { out: r.structuredContent as Rec, text: textOf(r) };
+}
+
+function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of items) out.set(key(t), (out.get(key(t)) ?? 0) + 1);
+  return out;
+}
+
+/** Minor units of a currency as Intl knows them (ISO 4217 through ICU). */
+function digitsOf(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits as number;
+}
+
+const round = (n: number, currency: string) => Math.round(n * 10 ** digitsOf(currency)) / 10 ** digitsOf(currency);
+
+describe('segment states: cancelled and waitlisted segments are not travel', () => {
+  it('air segments travelling this week, per carrier: confirmed only, the others counted and named', async () => {
+    const { head, records, text } = await report('air_segments_by_date', {
+      DateStart: '20261109',
+      DateEnd: '20261115',
+    });
+    for (const r of records) expect(r.SegmentState, String(r.SegmentStatus)).toBe(stateOf(r.SegmentStatus));
+    const confirmed = records.filter((r) => stateOf(r.SegmentStatus) === 'confirmed');
+    const others = records.length - confirmed.length;
+    expect(others).toBeGreaterThan(0);
+    expect(head.notes).toContain(
+      head.notes.find((n) =>
+        n.startsWith(`Segment states: ${confirmed.length} of ${records.length} segments confirmed; ${others} not: `),
+      ),
+    );
+    const top = (head.summary.fields.SegmentState as { top: Array<{ value: string; count: number }> }).top;
+    expect(new Map(top.map((t) => [t.value, t.count]))).toEqual(countBy(records, (r) => stateOf(r.SegmentStatus)));
+    // The report's own Next line asks for confirmed flights per carrier.
+    const next = /^Next, confirmed flights per carrier: query_report (.*)$/m.exec(text);
+    expect(next).not.toBeNull();
+    const { out } = await query(JSON.parse(next![1]));
+    const want = countBy(confirmed, (r) => String(r.CarrierCode));
+    expect(new Map(out.groups!.map((g) => [String((g.key as Rec).CarrierCode), g.count]))).toEqual(want);
+    // Counted without the filter, the answer says how many are not confirmed.
+    const all = await query({ resultId: head.resultId, groupBy: ['CarrierCode'], limit: 100 });
+    expect(all.out.notes?.[0]).toMatch(
+      new RegExp(
+        `^Of the ${records.length} matched: Segment states: ${confirmed.length} of ${records.length} segments confirmed; ${others} not: `,
+      ),
+    );
+  });
+
+  it('a status code outside the GDS lists is "other", and the answer names it', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
+    const unknown = records.filter((r) => r.SegmentStatus === 'ZQ');
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0].SegmentState).toBe('other');
+    expect(head.notes.find((n) => n.startsWith('Segment states: '))).toMatch(/other 1 \(ZQ 1\)/);
+  });
+});
+
+describe('cost, not rate', () => {
+  it('car rental cost per vendor last month: rate x periods for confirmed rentals, per currency', async () => {
+    const { head, records, text } = await report('car_segments_by_date', {
+      DateStart: '20261001',
+      DateEnd: '20261031',
+    });
+    const PERIOD: Record<string, number> = { DAILY: 1, WEEKLY: 7, MONTHLY: 30 };
+    const expected = new Map<string, number>();
+    let monthly = 0;
+    let unstated = 0;
+    for (const r of records) {
+      const currency = String(r.CurrencyCode);
+      const word = /^(DAILY|WEEKLY|MONTHLY) RATE /.exec(String(r.ServiceInformation))?.[1];
+      if (stateOf(r.SegmentStatus) !== 'confirmed') {
+        expect([r.EstimatedCost, r.CostBasis]).toEqual([null, `none: cancelled (${r.SegmentStatus})`]);
+        continue;
+      }
+      if (!word) {
+        unstated++;
+        expect(r.EstimatedCost).toBeNull();
+        expect(r.CostBasis).toMatch(/^none: the rate's period \(day, week, month\) is not stated/);
+        continue;
+      }
+      const days = Math.max(
+        1,
+        Math.ceil((Date.parse(String(r.DropOffDate)) - Date.parse(String(r.PickUpDate))) / 864e5),
+      );
+      const cost = round((Number(r.RateAmount) * days) / PERIOD[word], currency);
+      expect(r.EstimatedCost, String(r.CostBasis)).toBe(cost);
+      expect(r.EstimatedCostCurrency).toBe(currency);
+      if (word === 'MONTHLY') {
+        monthly++;
+        expect(r.CostBasis).toBe(`monthly rate ${Number(r.RateAmount).toFixed(2)} x ${days} days / 30`);
+      }
+      const key = `${r.VendorName}|${currency}`;
+      expected.set(key, (expected.get(key) ?? 0) + Math.round(cost * 100));
+    }
+    expect([monthly, unstated]).toEqual([1, 1]);
+    // The rate is never summed as spend: the summary gives its range, the cost its sums.
+    expect(text).toMatch(/^- RateAmount \(a rate per rental period \(day, week or month\), not spend\): range per /m);
+    expect(head.notes).toContain(
+      head.notes.find((n) => n.startsWith('RateAmount is a rate per rental period (day, week or month), not a cost: ')),
+    );
+    const next = /^Next, confirmed rentals and their estimated cost per vendor: query_report (.*)$/m.exec(text);
+    expect(next).not.toBeNull();
+    const { out } = await query({ ...JSON.parse(next![1]), limit: 500 });
+    const got = new Map(
+      out
+        .groups!.filter((g) => g.sum_EstimatedCost !== null)
+        .map((g) => {
+          const key = g.key as Rec;
+          return [`${key.VendorName}|${key.EstimatedCostCurrency}`, Math.round(Number(g.sum_EstimatedCost) * 100)];
+        }),
+    );
+    expect(got).toEqual(expected);
+  });
+
+  it('a rate summed in query_report is said to be a rate, not spend', async () => {
+    const { head } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const { out } = await query({
+      resultId: head.resultId,
+      groupBy: ['CurrencyCode'],
+      aggregates: [{ fn: 'sum', field: 'RateAmount' }],
+    });
+    expect(out.notes).toContain(
+      'sum_RateAmount adds up RateAmount, a rate per night, not spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
+    );
+  });
+});
+
+describe('cities, not airports', () => {
+  it("flights carry their airports' IATA cities and countries, as the sandbox's airport table has them", async () => {
+    const { records } = await report('air_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
+    const multi = new Set<string>();
+    for (const r of records) {
+      const from = airport(String(r.BoardPoint));
+      const to = airport(String(r.OffPoint));
+      expect([r.BoardCity, r.OffCity, r.BoardCountry, r.OffCountry]).toEqual([
+        from.cityCode,
+        to.cityCode,
+        from.countryCode,
+        to.countryCode,
+      ]);
+      if (to.cityCode !== to.code) multi.add(`${to.code}:${to.cityCode}`);
+    }
+    // Multi-airport cities are among them: JFK and EWR are NYC, LHR and LGW are LON.
+    expect([...multi].some((m) => m.endsWith(':NYC'))).toBe(true);
+    expect([...multi].some((m) => m.endsWith(':LON'))).toBe(true);
+  });
+
+  it('hotel stays in a city with no flight into it in the same booking: joined on OffCity, not OffPoint', async () => {
+    const hotels = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const flights = await report('air_segments_by_date', { DateStart: '20260901', DateEnd: '20261130' });
+    const into = new Set(flights.records.map((r) => `${r.RecordLocator}|${airport(String(r.OffPoint)).cityCode}`));
+    const expected = hotels.records
+      .filter((h) => !into.has(`${h.RecordLocator}|${h.CityCode}`))
+      .map((h) => `${h.RecordLocator}|${h.HotelSegmentNbr}`)
+      .sort();
+    const byAirport = hotels.records.filter(
+      (h) => !flights.records.some((f) => f.RecordLocator === h.RecordLocator && f.OffPoint === h.CityCode),
+    );
+    // Joined on the airport code, more stays would look unflown-to than there are.
+    expect(byAirport.length).toBeGreaterThan(expected.length);
+    const ht = (hotels.head as unknown as { table: string }).table;
+    const ft = (flights.head as unknown as { table: string }).table;
+    const r = await s.call('sql_query', {
+      sql:
+        `SELECT h.RecordLocator || '|' || h.HotelSegmentNbr AS k FROM ${ht} h WHERE NOT EXISTS ` +
+        `(SELECT 1 FROM ${ft} f WHERE f.RecordLocator = h.RecordLocator AND f.OffCity = h.CityCode) ORDER BY k`,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { rows: Array<{ k: string }> }).rows.map((x) => x.k);
+    expect(rows).toEqual(expected);
+  });
+});
+
+describe('nights in the period', () => {
+  it('hotel nights per account last month count the nights that fall in October', async () => {
+    const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const day = (v: unknown) => Math.floor(Date.parse(String(v).slice(0, 10)) / 864e5);
+    const [from, to] = [day('2026-10-01'), day('2026-11-01')];
+    const inWindow = new Map<string, number>();
+    const byArrival = new Map<string, number>();
+    let spanning = 0;
+    for (const r of records) {
+      const nights = Math.max(0, Math.min(day(r.DepartureDate), to) - Math.max(day(r.ArrivalDate), from));
+      expect(r.NightsInWindow, String(r.RecordLocator)).toBe(nights);
+      if (nights !== r.NbrNights) spanning++;
+      if (stateOf(r.StatusCode) !== 'confirmed' || r.IsCancelled === true) continue;
+      const a = String(r.Account);
+      inWindow.set(a, (inWindow.get(a) ?? 0) + nights);
+      byArrival.set(a, (byArrival.get(a) ?? 0) + Number(r.NbrNights));
+    }
+    // Stays spanning the month's end: by arrival they would count nights of November.
+    expect(spanning).toBeGreaterThan(0);
+    expect(inWindow).not.toEqual(byArrival);
+    expect(head.summary.derived?.map((d) => d.field)).toContain('NightsInWindow');
+    const next = /^Next, confirmed nights in the window and estimated cost per account: query_report (.*)$/m.exec(text);
+    expect(next).not.toBeNull();
+    const { out } = await query({ ...JSON.parse(next![1]), limit: 500 });
+    const got = new Map<string, number>();
+    for (const g of out.groups!) {
+      const a = String((g.key as Rec).Account);
+      // Grouped per EstimatedCostCurrency too (money is never added across currencies).
+      got.set(a, (got.get(a) ?? 0) + Number(g.sum_NightsInWindow));
+    }
+    expect(got).toEqual(inWindow);
+  });
+});
+
+describe('exact money and relative dates', () => {
+  it('sql_query totals are exact to the cent, never a binary float tail', async () => {
+    const { head, records } = await report('car_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
+    const table = (head as unknown as { table: string }).table;
+    const r = await s.call('sql_query', {
+      sql: `SELECT EstimatedCostCurrency AS c, SUM(EstimatedCost) AS total FROM ${table} GROUP BY 1 ORDER BY 1`,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { rows: Array<{ c: string | null; total: number | null }> }).rows;
+    const cents = new Map<string, number>();
+    for (const x of records) {
+      if (typeof x.EstimatedCost !== 'number') continue;
+      const c = String(x.EstimatedCostCurrency);
+      cents.set(c, (cents.get(c) ?? 0) + Math.round(x.EstimatedCost * 10 ** digitsOf(c)));
+    }
+    for (const row of rows.filter((x) => x.c !== null)) {
+      const c = row.c as string;
+      expect(row.total, c).toBe((cents.get(c) as number) / 10 ** digitsOf(c));
+      expect(String(row.total)).toMatch(digitsOf(c) === 0 ? /^\d+$/ : /^\d+(\.\d{1,2})?$/);
+    }
+  });
+
+  it('query_report reads today in a filter on a date as a report tool does, and says what it became', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261109', DateEnd: '20261121' });
+    // The data's today (2026-11-15) as days before the real today (REPORTS_TIMEZONE is UTC).
+    const back = Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse('2026-11-15')) / 864e5);
+    const value = `today-${back}`;
+    const { out } = await query({
+      resultId: head.resultId,
+      where: [{ field: 'DepartureDate', op: 'gte', value }],
+    });
+    const expected = records.filter((r) => String(r.DepartureDate).slice(0, 10) >= '2026-11-15').length;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(records.length);
+    expect(out.matched).toBe(expected);
+    expect(out.notes).toContain(`where[0].value "${value}" is 2026-11-15 (UTC).`);
+  });
+});
+
+describe('filters the service ignored', () => {
+  it('find_bookings with a parameter the service does not apply names it, with the counts', async () => {
+    const { head, records } = await report('find_bookings', {
+      parameters: { DateStart: '20260915', DateEnd: '20261115', TravellerName: 'SMITH' },
+    });
+    const holding = records.filter((r) => JSON.stringify(r).toLowerCase().includes('smith')).length;
+    expect(holding).toBeLessThan(records.length * 0.9);
+    expect(head.notes).toContain(
+      head.notes.find((n) =>
+        n.startsWith(
+          `TravellerName=SMITH: only ${holding.toLocaleString('en-US')} of ${records.length.toLocaleString('en-US')} ` +
+            'records returned hold "SMITH" anywhere: the service appears to have ignored this filter',
+        ),
+      ),
+    );
+  });
+});
+
+describe('bookings with active segments', () => {
+  it('a booking of passive lines only is not travelling, and the answer counts them', async () => {
+    const { head, records } = await report('bookings_with_active_segments', {
+      TravelDateStart: '20261115',
+      TravelDateEnd: '20261215',
+    });
+    for (const r of records) expect(r.Travelling).toBe(r.HasAir === true || r.HasHtl === true || r.HasCar === true);
+    const idle = records.filter((r) => r.Travelling === false).length;
+    const note = head.notes.find((n) => n.includes('hold no air, hotel or car segment'));
+    if (idle)
+      expect(note).toMatch(new RegExp(`^${idle} bookings? of ${records.length} hold no air, hotel or car segment`));
+    else expect(note).toBeUndefined();
+  });
+});
+
+describe('prompts', () => {
+  it('the open tickets review never asks for a total across currencies or per coupon', async () => {
+    const r = await s.client.getPrompt({ name: 'open_unused_tickets_review', arguments: {} });
+    const text = (r.messages[0].content as { text: string }).text;
+    expect(text).not.toMatch(/sum of FOPFare/);
+    expect(text).toMatch(/sum of CreditValue \(given per CreditCurrency/);
+    expect(text).toMatch(/never added across currencies/);
+  });
+});
