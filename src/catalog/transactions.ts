@@ -699,13 +699,13 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       subject: 'Partner forwarding logs',
       columns: ['RecordLocator', 'LogDateTime', 'Success', 'LogMessage', 'Account'],
       lead: ['Success', 'Account', 'LogMessage', 'LogDateTime'],
+      meaning: { textFields: ['Partner', 'FailureReason'] },
       next: [
         // Not per LogMessage: every message holds its booking's locator (one group per booking).
-        // Per partner and reason once the fields derived from LogMessage (results/text-fields.ts) are wired.
         {
-          say: 'the failed forwards per account',
+          say: 'the failed forwards per partner and reason',
           where: [{ field: 'Success', op: 'eq', value: false }],
-          groupBy: ['Account'],
+          groupBy: ['Partner', 'FailureReason'],
         },
       ],
     },
@@ -964,7 +964,15 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       subject: 'User activity',
       columns: ['User', 'FirstName', 'LastName', 'ActivityDateTime', 'Activity', 'IsDownload', 'RequestDetails'],
       lead: ['User', 'Activity', 'ActivityDateTime', 'IsDownload'],
-      next: [{ say: 'activity per user', groupBy: ['User', 'Activity'] }],
+      meaning: { textFields: ['ReportName'] },
+      next: [
+        {
+          say: 'reports run and downloaded, per report',
+          where: [{ field: 'Activity', op: 'in', value: ['RunReport', 'DownloadReport'] }],
+          groupBy: ['ReportName'],
+        },
+        { say: 'activity per user', groupBy: ['User', 'Activity'] },
+      ],
     },
     params: {
       Username: string('Caller running the report (e-mail), not a filter: use User'),

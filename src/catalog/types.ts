@@ -123,6 +123,9 @@ export interface RecordMeaning {
   travelFlags?: readonly string[];
   /** Hotel stays fetched for a window of these parameters get `NightsInWindow`. */
   nightsInWindow?: { start: string; end: string; arrival: string; departure: string };
+  /** Fields that live inside free text, worth grouping on (results/text-fields.ts, by name):
+   *  a forwarding log's `Partner`, an app activity's `ReportName`. */
+  textFields?: readonly string[];
 }
 
 export interface CostMeaning {

@@ -9,7 +9,9 @@
  *   JFK) and country of each airport (results/places.ts);
  * - `EstimatedCost`, `EstimatedCostCurrency`, `CostBasis` on hotel stays and car rentals: the
  *   rate times its periods, or empty with the reason;
- * - `NightsInWindow` on hotel stays fetched for a window: the nights that fall in it.
+ * - `NightsInWindow` on hotel stays fetched for a window: the nights that fall in it;
+ * - fields that live inside free text (results/text-fields.ts): a forwarding log's `Partner`
+ *   and `FailureReason`, an app activity's `ReportName`.
  */
 import { SEGMENT_STATES, type SegmentState, segmentState } from '../catalog/segment-states.js';
 import type { CostMeaning, RecordMeaning, TransactionDef } from '../catalog/types.js';
@@ -17,6 +19,7 @@ import { decodeServiceDate } from '../upstream/service-date.js';
 import { minorUnits, roundMoney } from './money.js';
 import { loadPlaces, type Places } from './places.js';
 import type { Summary } from './summarize.js';
+import { addTextField, TEXT_FIELDS } from './text-fields.js';
 import { formatNumber } from './values.js';
 
 type Rec = Record<string, unknown>;
@@ -109,6 +112,12 @@ export async function deriverFor(
           ? null
           : Math.max(0, Math.min(leave, to + 1) - Math.max(arrive, from));
     });
+  }
+  for (const name of meaning.textFields ?? []) {
+    const d = TEXT_FIELDS[name];
+    if (!d) throw new Error(`catalog: no field derived from text is called ${name} (results/text-fields.ts)`);
+    fields.push({ field: d.field, how: d.how });
+    steps.push((r) => addTextField(r, d));
   }
   if (!steps.length) return undefined;
   return {

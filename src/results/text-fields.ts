@@ -5,10 +5,9 @@
  * message gives one group per booking, since every message holds its locator; an app user's
  * report lives only inside RequestDetails ("HotelSegments DateStart=... DateEnd=...").
  *
- * Pure functions, one table per report tool, in the form of the derived-field table
- * (results/derived.ts, docs/architecture.md): each adds its field at the end of the record and
- * says how it is computed. A text that does not read as expected gives null (the field is
- * empty), never a guess.
+ * Pure functions, added through the derived-field table (results/derived.ts): each adds its
+ * field at the end of the record and says how it is computed. A text that does not read as
+ * expected gives null (the field is empty), never a guess.
  */
 
 type Rec = Record<string, unknown>;
@@ -32,38 +31,31 @@ const REPORT_FIRST = /^([A-Z][A-Za-z0-9]{2,63})(?:\s+\w+=|\s*$)/;
 /** "Scheduled e-mail of HotelSegments sent to ...". */
 const REPORT_MAILED = /^Scheduled e-mail of ([A-Z][A-Za-z0-9]{2,63})\b/;
 
-export const TEXT_DERIVERS: Readonly<Record<string, readonly TextDeriver[]>> = {
-  partner_forwarding_logs: [
-    {
-      field: 'Partner',
-      how: 'the partner named in LogMessage ("Forwarding <locator> to <partner>")',
-      from: 'LogMessage',
-      derive: (text) => FORWARDED_TO.exec(text)?.[1].trim() || null,
-    },
-    {
-      field: 'FailureReason',
-      how: 'what LogMessage says after "failed:" (empty for a success)',
-      from: 'LogMessage',
-      derive: (text) => FAILED_BECAUSE.exec(text)?.[1].trim() || null,
-    },
-  ],
-  app_users_activity: [
-    {
-      field: 'ReportName',
-      how: 'the report named at the start of RequestDetails, or in a scheduled e-mail (empty for sign-ins and dashboards)',
-      from: 'RequestDetails',
-      derive: (text) => (REPORT_FIRST.exec(text) ?? REPORT_MAILED.exec(text))?.[1] ?? null,
-    },
-  ],
+/** The fields derived from free text, by name: a catalog entry names those its records get
+ *  (`answer.meaning.textFields`), and results/derived.ts adds them. */
+export const TEXT_FIELDS: Readonly<Record<string, TextDeriver>> = {
+  Partner: {
+    field: 'Partner',
+    how: 'the partner named in LogMessage ("Forwarding <locator> to <partner>")',
+    from: 'LogMessage',
+    derive: (text) => FORWARDED_TO.exec(text)?.[1].trim() || null,
+  },
+  FailureReason: {
+    field: 'FailureReason',
+    how: 'what LogMessage says after "failed:" (empty for a success)',
+    from: 'LogMessage',
+    derive: (text) => FAILED_BECAUSE.exec(text)?.[1].trim() || null,
+  },
+  ReportName: {
+    field: 'ReportName',
+    how: 'the report named at the start of RequestDetails, or in a scheduled e-mail (empty for sign-ins and dashboards)',
+    from: 'RequestDetails',
+    derive: (text) => (REPORT_FIRST.exec(text) ?? REPORT_MAILED.exec(text))?.[1] ?? null,
+  },
 };
 
-/** `record` with the fields `tool`'s derivers add, at its end (in place: a record just fetched). */
-export function addTextFields(tool: string, record: Rec): Rec {
-  const derivers = TEXT_DERIVERS[tool];
-  if (!derivers) return record;
-  for (const d of derivers) {
-    const text = record[d.from];
-    record[d.field] = typeof text === 'string' ? d.derive(text) : null;
-  }
-  return record;
+/** Sets `field` on `record` (at its end) from its free text: null when the text is absent. */
+export function addTextField(record: Rec, d: TextDeriver): void {
+  const text = record[d.from];
+  record[d.field] = typeof text === 'string' ? d.derive(text) : null;
 }

@@ -12,6 +12,7 @@ import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
 import { presentReport } from '../presentation/index.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
+import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { summarize } from '../results/summarize.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { fetchRecords } from './run-report.js';
@@ -84,7 +85,10 @@ export async function callMany(
     if (p.failed) notes.push(`${param} ${p.value} failed, so its records are missing: ${p.failed}`);
     for (const note of p.notes) notes.push(`${param} ${p.value}: ${note}`);
   }
-  const summary = summarize(records, { report: def.tool });
+  // The fields each fetch derived (FetchRequest.prepare), listed as a report's summary lists them.
+  const derived = (await deriverFor(def.answer.meaning, query))?.fields ?? [];
+  const summary = withDerived(summarize(records, { report: def.tool }), derived);
+  notes.push(...meaningNotes(def, records));
   const days = writeDaysAsDates(records, summary);
   if (days.length) notes.push(daysNote(days));
   const complete = parts.every((p) => p.complete && !p.failed);

@@ -14,6 +14,9 @@ export const DERIVED_FIELDS = [
   'CostBasis',
   'NightsInWindow',
   'Travelling',
+  'Partner',
+  'FailureReason',
+  'ReportName',
 ] as const;
 
 const DERIVED = new Set<string>(DERIVED_FIELDS);

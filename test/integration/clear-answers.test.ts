@@ -281,12 +281,41 @@ describe('4. the cut marker says the whole length', () => {
 });
 
 describe('5. follow-ups that lead somewhere', () => {
-  it('partner_forwarding_logs no longer proposes one group per booking', async () => {
-    const { head } = await call('partner_forwarding_logs', { LogDateStart: '20260101', LogDateEnd: '20261127' });
-    for (const c of head.next) {
-      const q = (await call(c.tool, c.arguments)).r.structuredContent as { matched: number; groupCount?: number };
-      expect(q.matched).toBeGreaterThan(0);
-      if (c.arguments.groupBy) expect(q.groupCount ?? 0).toBeLessThan(q.matched / 2);
+  it('partner_forwarding_logs groups its failures per partner and reason, derived from LogMessage', async () => {
+    const { head, records } = await report('partner_forwarding_logs', {
+      LogDateStart: '20260101',
+      LogDateEnd: '20261127',
+    });
+    const failures = records.filter((r) => r.Success === false);
+    expect(failures.length).toBeGreaterThan(10);
+    const perPartner = head.next.find((c) => (c.arguments.groupBy as string[] | undefined)?.includes('Partner'));
+    expect(perPartner, JSON.stringify(head.next)).toBeDefined();
+    const q = (await call('query_report', perPartner!.arguments)).r.structuredContent as {
+      matched: number;
+      groupCount: number;
+      groups: Array<{ key: Rec; count: number }>;
+    };
+    expect(q.matched).toBe(failures.length);
+    expect(q.groupCount).toBeLessThan(q.matched / 2);
+    // The partners the sandbox forwarded to, each failure under its own.
+    const partners = new Set(dataset().partnerLogs.map((l) => l.partner));
+    for (const g of q.groups) expect(partners.has(String(g.key.Partner)), String(g.key.Partner)).toBe(true);
+    for (const f of failures) expect(String(f.LogMessage)).toContain(` to ${f.Partner} failed: ${f.FailureReason}`);
+  });
+
+  it('app_users_activity counts reports run per report, derived from RequestDetails', async () => {
+    const { head, records } = await report('app_users_activity', { DateStart: '20260101', DateEnd: '20261127' });
+    const perReport = head.next.find((c) => (c.arguments.groupBy as string[] | undefined)?.includes('ReportName'));
+    expect(perReport).toBeDefined();
+    const q = (await call('query_report', perReport!.arguments)).r.structuredContent as {
+      matched: number;
+      groups: Array<{ key: Rec; count: number }>;
+    };
+    const runs = records.filter((r) => r.Activity === 'RunReport' || r.Activity === 'DownloadReport');
+    expect(q.matched).toBe(runs.length);
+    for (const g of q.groups) {
+      const name = String(g.key.ReportName);
+      expect(g.count).toBe(runs.filter((r) => String(r.RequestDetails).startsWith(`${name} `)).length);
     }
   });
 });
