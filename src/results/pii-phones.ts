@@ -4,7 +4,7 @@
  * (`mobile=4402079460958`, `tel:`), and bare runs of digits in prose written the way phones
  * are (0412555020, 0049301234567, 61412555019). What is not a phone although it looks like
  * one: ticket numbers (13 digits, or 3 + 10), dates, amounts, times, addresses of machines, and
- * any identifier the result holds in an identifier field (docs/architecture.md, masking).
+ * any identifier the result holds in an identifier field (docs/architecture.md, "Masking").
  */
 
 export const PHONE = /(?<![\w+(])(?:\+|00|\()?\d[\d ().-]{6,}\d(?!\w)/g;

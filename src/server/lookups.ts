@@ -1,6 +1,6 @@
 /**
- * resources/read and prompts/get answered by our handlers in place of the SDK's (README,
- * "Errors"; docs/architecture.md, "Errors"): one not-found path for every URI and prompt.
+ * resources/read and prompts/get answered by our handlers in place of the SDK's
+ * (docs/architecture.md, "Errors of lookups"): one not-found path for every URI and prompt.
  * The SDK's own answers print the code inside the message (a client then shows "MCP error
  * -32602: MCP error -32602: Resource nope://x not found"), carry no `data.uri`, and answer a
  * malformed URI -32603 "Invalid URL", an internal error for the caller's mistake. Here:

@@ -14,7 +14,7 @@ const TITLE_WORDS = ['MR', 'MRS', 'MS', 'DR', 'MISS', 'MSTR', 'PROF', 'SIR', 'VI
 const NOTE_WORDS = ['ticket', 'on', 'ref'];
 const NOT_NAMES = new Set([...FILLER, ...NOTE_WORDS].map((w) => folded(w)).concat(TITLE_WORDS));
 
-/** A name as masking compares it: Ön and ON are one name (docs/architecture.md, masking). */
+/** A name as masking compares it: Ön and ON are one name (docs/architecture.md, "Masking"). */
 export function folded(w: string): string {
   return w
     .normalize('NFKD')
