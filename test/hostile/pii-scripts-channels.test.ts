@@ -169,6 +169,9 @@ afterAll(async () => {
 });
 
 test('the planted people and phones really are in what the service sent', () => {
+  const count = (keys: string[]) => [...new Set(keys)].map((k) => `${k}=${keys.filter((x) => x === k).length}`);
+  console.error(`[pii-scripts-channels] people by script: ${count(people.map((p) => p.script)).join(', ')}`);
+  console.error(`[pii-scripts-channels] phones by format: ${count(generated.map((g) => g.phone.format)).join(', ')}`);
   expect(scriptLeaks(valuesOf(records), people, phones).length).toBeGreaterThanOrEqual(people.length + phones.length);
   const scripts = new Set(people.map((p) => p.script));
   expect([...scripts].sort()).toEqual(['arabic', 'cjk', 'cyrillic', 'greek', 'latin']);
