@@ -82,8 +82,9 @@ describe('the built server through the SDK client over stdio', () => {
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
-    // Every tool is marked read-only (export_report only adds a new file to the export folder).
-    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+    // Every tool is marked read-only but export_report, which writes a file (never replacing one).
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['export_report']);
+    expect(tools.find((t) => t.name === 'export_report')?.annotations).toMatchObject({ destructiveHint: false });
 
     const now = new Date();
     const report = (await client.callTool({
