@@ -87,12 +87,18 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       const session = sessions.get(sessionId);
       // Another identity's session answers exactly like an unknown one.
       if (!session || session.identity.owner !== identity.owner)
-        return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+        return rpcError(res, 404, -32001, 'Session not found; initialize a new session.', idOf(body));
       session.lastUsed = Date.now();
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
-      return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.');
+      return rpcError(
+        res,
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header; start with an initialize request.',
+        idOf(body),
+      );
 
     const server = opts.serverFor(identity);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -220,6 +226,15 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+/** A JSON-RPC error answered over HTTP, with the request's id when it was readable (null otherwise). */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, id: RequestId = null): void {
+  json(res, status, { jsonrpc: '2.0', error: { code, message }, id });
+}
+
+type RequestId = string | number | null;
+/** The id of one JSON-RPC request (a batch or a notification has none to answer with). */
+function idOf(body: unknown): RequestId {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }

@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 
-const row = z.record(z.string(), z.unknown());
+/**
+ * A field's value as JSON: text, a number, true/false, null, a list or a nested record of the
+ * same. Declared (not `unknown`) so a published open object says what it holds: a client's
+ * strict schema check sees `additionalProperties` with a schema, never `{}` (issue 31).
+ */
+// Typed `unknown` in the code (the inferred types below): what the code builds is checked
+// against the published schema by the tests' client (test/helpers/checked-client.ts).
+const jsonValue: z.ZodType<unknown> = z.json();
+/** A record, a row of query_report or sql_query: field names to their values. */
+const row = z.record(z.string(), jsonValue);
 
 export const reportResultSchema = z.object({
   report: z.string(),
@@ -19,7 +28,7 @@ export const reportResultSchema = z.object({
   resultId: z.string(),
   table: z.string().describe('Name of this result as a table for sql_query'),
   resourceUri: z.string(),
-  summary: z.record(z.string(), z.unknown()),
+  summary: z.record(z.string(), jsonValue).describe('Profile of all fetched records: recordCount, fields, emptyFields'),
   rows: z.array(row),
   next: z
     .array(z.object({ say: z.string(), tool: z.string(), arguments: z.record(z.string(), z.unknown()) }))

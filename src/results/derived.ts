@@ -59,6 +59,8 @@ export async function deriverFor(
     for (const s of meaning.segments) {
       steps.push((r) => {
         for (const item of itemsAt(r, s.list)) {
+          // A record without the status field is not the segment the catalog speaks of.
+          if (!(s.status in item)) continue;
           item.SegmentState =
             s.cancelledFlag && item[s.cancelledFlag] === true ? 'cancelled' : segmentState(item[s.status]);
         }
@@ -335,6 +337,7 @@ export function stateCounts(records: readonly Rec[], meaning: RecordMeaning): St
   for (const r of records) {
     for (const s of meaning.segments) {
       for (const item of itemsAt(r, s.list)) {
+        if (!(s.status in item)) continue;
         const state = (item.SegmentState as SegmentState | undefined) ?? segmentState(item[s.status]);
         const code = typeof item[s.status] === 'string' && item[s.status] ? String(item[s.status]) : '(none)';
         let codes = byState.get(state);

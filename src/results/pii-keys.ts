@@ -211,6 +211,7 @@ const THING = new Set([
   'station',
   'transaction',
 ]);
+const CONTACT_NUMBER = new Set(['number', 'numbers', 'nbr', 'no', 'num', 'nos']);
 const FREE_TEXT = new RegExp(
   'remark|text|comment|message|notepad|formatted|information|response|details?|data|note|log|value|matched|raw|' +
     'description|reason|body|subject',
@@ -253,7 +254,9 @@ function infoOf(key: string): KeyInfo {
     nameShapes,
   });
   if (lower === 'phones') return fixed('phones', IN_PHONES);
-  if (lower === 'number') return fixed('number');
+  if (lower === 'number' || lower === 'numbers') return fixed('number');
+  // ContactNumber(s), EmergencyContactNo: a contact's numbers are phones, not identifiers.
+  if (CONTACT_NUMBER.has(last) && words.some((w) => w === 'contact' || w === 'contacts')) return fixed('phone');
   if (!modified && words.some((w) => PHONE_WORDS.has(w))) return fixed('phone');
   if (!modified && words.some((w) => EMAIL_WORDS.has(w))) return fixed('email');
   if (ID_LAST.has(last) || words.includes('locator') || words.includes('pcc')) return fixed('id');

@@ -1,75 +1,102 @@
 /**
- * The shapes of personal data in text (PII masking, pii.ts): e-mails, phone numbers (written
- * with separators, the national way, or as digits announced by a word such as `mobile=`),
- * names written the GDS way (SURNAME/GIVEN TITLE), after a title (Mrs Jane Doe) or as a whole
- * value shaped like a name (Given Surname), and the whole words of a text.
+ * The shapes of personal data in text (PII masking, pii.ts): e-mails, names written the GDS way
+ * (SURNAME/GIVEN TITLE), after a title (Mrs Jane Doe, Sra. María de la Cruz) or as a whole value
+ * shaped like a name (Given Surname, Ludwig van Beethoven, Иван Петров, 山田太郎, محمد بن سلمان),
+ * the whole words of a text, and the one spelling a name's words are compared in (fold).
+ * Phones are in pii-phones.ts.
  */
 
 export const EMAIL = /[\p{L}\p{N}._%+-]+(?:@|\/\/)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/giu;
-export const PHONE = /(?<![\w+(])(?:\+|00|\()?\d[\d ().-]{6,}\d(?!\w)/g;
-export const PHONE_ANY = new RegExp(PHONE.source); // the same, without 'g' (no lastIndex state) for test()
+
+const MARKS = /\p{M}+/gu;
+const ASCII = /^[\x20-\x7e]*$/;
 /**
- * A number announced as a phone: a word (phone, mobile, tel, call, sms, whatsapp, fax, contact,
- * cell...) then at most a few separators (and `no.`, `number`, `#`), then 7 to 15 digits in
- * any grouping: `mobile=4402079460958`, `tel:+44 20 7946 0958`, `call 0412 555 020`.
+ * A name's one spelling for comparing and masking: `Álvarez`, `ALVAREZ` and `alvarez` are one
+ * name. Compatibility decomposition then no combining marks (accents, Greek tonos, Arabic
+ * vowel marks), then capitals: the decomposition is Unicode's own, so every script is folded
+ * the same way; NFKD rather than NFD also folds the full-width letters of East Asian text.
  */
-const ANNOUNCERS = ['phone', 'ph', 'mobile', 'mob', 'tel', 'telephone', 'call', 'sms', 'whatsapp', 'fax', 'contact']
-  .concat(['cell', 'reach'])
-  .map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join(''));
-export const ANNOUNCED_PHONE = new RegExp(
-  // a word on its own, or the last word of a camelCase name (HomeTel, ContactPhone)
-  `(?:(?<![\\p{L}\\p{N}])|(?<=\\p{Ll})(?=\\p{Lu}))((?:${ANNOUNCERS.join('|')})\\p{L}*` +
-    '(?:[^\\p{L}\\p{N}+(]{0,3}(?:no|nbr|number|num|on|at)\\.?)?[^\\p{L}\\p{N}+(]{0,3})' +
-    // not a mask of ours (phone-12345678) read again
-    '(?<!(?:phone|email|Traveller)-)' +
-    '(\\+?\\(?\\d[\\d ().\\-/]{5,22}\\d)(?![\\p{L}\\p{N}])',
+export function fold(word: string): string {
+  return ASCII.test(word) ? word.toUpperCase() : word.normalize('NFKD').replace(MARKS, '').toUpperCase();
+}
+
+/**
+ * Particles of names (van der, de la, bin, Ní, al-): part of a name beside its words, never a
+ * name on their own (masking `de` or `la` wherever it appears would mask half of a Spanish text).
+ */
+const PARTICLE_WORDS = ['van', 'von', 'der', 'den', 'de', 'del', 'della', 'dei', 'di', 'da', 'das', 'dos', 'du']
+  .concat(['la', 'le', 'bin', 'binti', 'bint', 'ibn', 'al', 'el', 'ní', 'nic', 'ó', 'ua', 'ter', 'ten', 'zu'])
+  .concat(['af', 'av', 'بن', 'بنت', 'ابن', 'آل']);
+export const PARTICLES = new Set(PARTICLE_WORDS.map(fold));
+const P = `(?:${PARTICLE_WORDS.filter((w) => /^\p{Ll}/u.test(w)).join('|')})`;
+/** A capitalised word of a name, maybe after a particle joined by a hyphen (al-Rashid). */
+const W = `(?:${P}-)?\\p{Lu}[\\p{L}\\p{M}'’-]*[\\p{L}\\p{M}]`;
+const TITLE_WORDS = [
+  'MR',
+  'MRS',
+  'MS',
+  'MISS',
+  'MSTR',
+  'DR',
+  'PROF',
+  'MME',
+  'MLLE',
+  'SR',
+  'SRA',
+  'SRTA',
+  'HERR',
+  'FRAU',
+];
+const TITLE = TITLE_WORDS.flatMap((t) => [t, t[0] + t.slice(1).toLowerCase()]).join('|');
+/** Cheap test before the titled-name pattern runs. */
+export const MAY_HAVE_TITLE = /m[rs]|miss|mstr|dr|prof|mme|mlle|sr|herr|frau/i;
+
+const GDS_PARTICLES = [...PARTICLES].filter((p) => /^[A-Z]+$/.test(p)).join('|');
+/**
+ * SURNAME/GIVEN NAMES [TITLE], as GDS bookings and their logs write a traveller; particles
+ * before the surname (VAN DER BERG/JAN), and a second surname word where the name opens the
+ * text or follows a separator (ALVAREZ QUINTERO/JOSE MARIA MR).
+ */
+export const GDS_NAME = new RegExp(
+  '(?<![\\p{L}\\p{N}/])(' +
+    "(?:(?<=^|[,;:(\\n]\\s{0,2})\\p{Lu}[\\p{Lu}'-]+ (?=\\p{Lu}))?" +
+    `(?:(?:${GDS_PARTICLES}) )*` +
+    "\\p{Lu}[\\p{Lu}'-]*)\\/(\\p{Lu}[\\p{Lu}'-]*(?: \\p{Lu}[\\p{Lu}'-]*)*)(?![\\p{L}\\p{N}/])",
   'gu',
 );
-export const ANNOUNCER = /ph|mob|tel|call|sms|whatsapp|fax|contact|cell|reach/i;
-/** SURNAME/GIVEN NAMES [TITLE], as GDS bookings and their logs write a traveller. */
-export const GDS_NAME =
-  /(?<![\p{L}\p{N}/])(\p{Lu}[\p{Lu}'-]*)\/(\p{Lu}[\p{Lu}'-]*(?: \p{Lu}[\p{Lu}'-]*)*)(?![\p{L}\p{N}/])/gu;
-/** Mrs Jane Doe, MR SMITH, Dr. O'Neil: a title then one to three capitalised words. */
+/** Mrs Jane Doe, MR SMITH, Dr. O'Neil, Sra. María de la Cruz: a title then one to three words of a name. */
 export const TITLED_NAME = new RegExp(
-  '(?<![\\p{L}\\p{N}])(?:MR|MRS|MS|MISS|MSTR|DR|Mr|Mrs|Ms|Miss|Mstr|Dr)\\.? +' +
-    "(\\p{Lu}[\\p{L}'’-]*\\p{L}(?: +\\p{Lu}[\\p{L}'’-]*\\p{L}){0,2})",
+  `(?<![\\p{L}\\p{N}])(?:${TITLE})\\.? +(${W}(?: +(?:${P} +){0,3}${W}){0,2})`,
   'gu',
 );
-/** A whole value shaped like a person's name: Given Surname, O'Neil-Smith Mary, SMITH/JOHN MR. */
-const NAME_VALUE = /^(?:(?:Mr|Mrs|Ms|Miss|Mstr|Dr)\.? +)?\p{Lu}[\p{L}'’-]*\p{L}(?: +\p{Lu}[\p{L}'’-]*\p{L}){1,3}$/u;
-const GDS_VALUE = /^\p{Lu}[\p{Lu}'-]*\/\p{Lu}[\p{Lu}'-]*(?: \p{Lu}[\p{Lu}'-]*)*$/u;
+/** A whole value shaped like a person's name: Given Surname, O'Neil-Smith Mary, Jan van der Berg. */
+const NAME_VALUE = new RegExp(`^(?:(?:${TITLE})\\.? +)?${W}(?: +(?:${P} +){0,3}${W}){1,3}$`, 'u');
+const GDS_VALUE = /^\p{Lu}[\p{Lu}' -]*\/\p{Lu}[\p{Lu}'-]*(?: \p{Lu}[\p{Lu}'-]*)*$/u;
+/** Scripts written without capitals or without spaces between words. */
+const CJK_CHARS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}ー';
+/** 山田太郎, 山田 太郎, ジョン・スミス, 김민준: a whole value under a person key. */
+const CJK_NAME = new RegExp(`^[${CJK_CHARS}]{1,5}(?:[ ・·\\u3000]?[${CJK_CHARS}]{1,5})?$`, 'u');
+/** محمد بن سلمان: two to five words of Arabic letters. */
+const ARABIC_NAME = /^[\p{sc=Arabic}\p{M}]+(?: [\p{sc=Arabic}\p{M}]+){1,4}$/u;
+/** A run of East Asian letters (a name inside it is found as a substring, see pii.ts). */
+export const CJK_RUN = new RegExp(`[${CJK_CHARS}]{2,}`, 'gu');
+export const HAS_CJK = new RegExp(`[${CJK_CHARS}]`, 'u');
+
 /** Whole words with their digits (ABC123 is one word, not the name ABC), possessive kept apart. */
-export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu;
 export const POSSESSIVE = /['’]s$/i;
 
-export const TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'MSTR', 'DR', 'PROF', 'SIR', 'VIP', 'CHD', 'INF', 'ADT']);
+/** Words of a name field that are not the person's name (SR stays a name word: Sr is also a given name's initials). */
+export const TITLES = new Set([...TITLE_WORDS.filter((t) => t !== 'SR'), 'SIR', 'VIP', 'CHD', 'INF', 'ADT']);
 
 /** A whole value that reads as a person's name (used where the key says a person may be). */
 export function isNameValue(value: string): boolean {
   if (value.length > 80) return false;
   if (value.includes('/')) return GDS_VALUE.test(value) && !isPlaceCodes(...(value.split('/') as [string, string]));
+  if (CJK_NAME.test(value)) return value.length >= 2;
+  if (ARABIC_NAME.test(value)) return true;
   // Mixed case only (Jane Doe): an all-capitals pair is as often a code (HK CONFIRMED).
   return NAME_VALUE.test(value) && value !== value.toUpperCase();
-}
-
-/**
- * A phone-like run of digits, not a date, a ticket number or an amount. A bare run of digits
- * (no '+' and no separators) counts in free text when it is written the national way, with a
- * leading 0 and 9 to 12 digits (0412555020); a 13-digit ticket number never does (unless a
- * word announces it as a phone, see ANNOUNCED_PHONE).
- */
-export function isPhone(candidate: string, free: boolean): boolean {
-  const digits = candidate.replace(/\D/g, '').length;
-  if (digits < 9 || digits > 15) return false;
-  if (/^\d{4}-\d{2}-\d{2}/.test(candidate)) return false; // '2026-11-01 10:00'
-  if (/^[+(]/.test(candidate) || /[ ().-]/.test(candidate)) return true;
-  return free && /^0\d{8,11}$/.test(candidate);
-}
-
-/** The digits of an announced number are a phone's: 7 to 15 of them, not a date. */
-export function isAnnouncedPhone(candidate: string): boolean {
-  const digits = candidate.replace(/\D/g, '').length;
-  return digits >= 7 && digits <= 15 && !/^\d{4}[-/.]\d{2}[-/.]\d{2}/.test(candidate);
 }
 
 /** LHR/JFK, SYD/MEL: airport or city pairs, not SURNAME/GIVEN. */

@@ -22,17 +22,17 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { IN_PERSON, keyInfo, type Role, roleIn } from './pii-keys.js';
+import { ANNOUNCED_PHONE, ANNOUNCER, isAnnouncedPhone, isPhone, PHONE, PHONE_ANY, SEVEN_DIGITS } from './pii-phones.js';
 import {
-  ANNOUNCED_PHONE,
-  ANNOUNCER,
+  CJK_RUN,
   EMAIL,
+  fold,
   GDS_NAME,
-  isAnnouncedPhone,
+  HAS_CJK,
   isNameValue,
-  isPhone,
   isPlaceCodes,
-  PHONE,
-  PHONE_ANY,
+  MAY_HAVE_TITLE,
+  PARTICLES,
   POSSESSIVE,
   TITLED_NAME,
   TITLES,
@@ -60,7 +60,6 @@ export interface RedactorOptions {
 }
 
 const LIST_SPLIT = /\s*[,;|\n]\s*/;
-const SEVEN_DIGITS = /\d[\d ().\-/]{5,}\d/;
 const CACHE_LIMIT = 100_000;
 /** Plain values this long or shorter are cached (see maskShort). */
 const SHORT = 24;
@@ -107,8 +106,13 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
   if (!enabled) return IDENTITY;
   const key = options.key ?? randomBytes(32);
   const cache = new Map<string, string>();
-  /** Words of traveller names seen so far, upper case. */
+  /** Words of traveller names seen so far, folded (fold(): capitals, no accents). */
   const known = new Set<string>();
+  /** Those written in East Asian scripts, found inside runs of text with no spaces. */
+  const knownCjk = new Set<string>();
+  /** The digits of identifiers the results hold (ticket numbers, ServiceRefs): never a phone. */
+  const identifiers = new Set<string>();
+  const isIdentifier = (digits: string): boolean => identifiers.has(digits);
   let learntCount = 0;
 
   const mask = (kind: Kind, value: string): string => {
@@ -121,35 +125,77 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
     }
     return m;
   };
+  /**
+   * A folded word of a name remembered. Titles are not names, nor a particle written in lower
+   * case before more of the name (Jan van der Berg, María de la Cruz): masking `de` or `la`
+   * wherever it appears would mask half of a Spanish text. Written any other way (Da Silva Ana,
+   * a surname Le, DE LA CRUZ/MARIA) the word may be the name itself, and is remembered.
+   */
   const remember = (word: string): void => {
     if (word.length >= 2 && !TITLES.has(word) && !known.has(word)) {
-      if (known.size >= KNOWN_NAMES_LIMIT) known.delete(known.values().next().value as string);
+      if (known.size >= KNOWN_NAMES_LIMIT) {
+        const oldest = known.values().next().value as string;
+        known.delete(oldest);
+        knownCjk.delete(oldest);
+      }
       known.add(word);
+      if (HAS_CJK.test(word)) knownCjk.add(word);
       learntCount++;
     }
   };
-  /** The words of a name remembered; O'Neil-Smith also as O'NEIL and SMITH. */
+  /** The words of a name remembered; O'Neil-Smith also as O'NEIL and SMITH, José as JOSE. */
   const learn = (name: string): void => {
-    for (const w of name.replace(/’/g, "'").split(/[^\p{L}'-]+/u)) {
-      const word = w
-        .replace(POSSESSIVE, '')
-        .replace(/^['-]+|['-]+$/g, '')
-        .toUpperCase();
+    const words = name
+      .replace(/’/g, "'")
+      .split(/[^\p{L}\p{M}'-]+/u)
+      .map((w) => w.replace(POSSESSIVE, '').replace(/^['-]+|['-]+$/g, ''))
+      .filter(Boolean);
+    words.forEach((w, i) => {
+      const word = fold(w);
+      if (i < words.length - 1 && PARTICLES.has(word) && w === w.toLowerCase()) return;
       remember(word);
       if (word.includes('-')) for (const part of word.split('-')) remember(part.replace(/^'+|'+$/g, ''));
-    }
+    });
   };
   /** A word of a text that is a known name: whole, without its possessive, or a part of a hyphenated one. */
   const isKnown = (w: string): boolean => {
-    const word = w
-      .replace(/’/g, "'")
-      .replace(POSSESSIVE, '')
-      .replace(/['-]+$/, '')
-      .toUpperCase();
+    const word = fold(
+      w
+        .replace(/’/g, "'")
+        .replace(POSSESSIVE, '')
+        .replace(/['-]+$/, ''),
+    );
     if (known.has(word)) return true;
     if (!word.includes('-') || /\d/.test(word)) return false;
     for (const part of word.split('-')) if (known.has(part)) return true;
     return false;
+  };
+  /** A particle (van, de la, bin) is masked with the name that follows it. */
+  const NEXT_WORD = /[ -]+([\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*)/uy;
+  const nameFollows = (text: string, from: number): boolean => {
+    for (let at = from, n = 0; n < 4; n++) {
+      NEXT_WORD.lastIndex = at;
+      const m = NEXT_WORD.exec(text);
+      if (!m) return false;
+      if (isKnown(m[1])) return true;
+      if (!PARTICLES.has(fold(m[1]))) return false;
+      at = NEXT_WORD.lastIndex;
+    }
+    return false;
+  };
+  /** Known names written in East Asian scripts inside a run of letters with no spaces (王小明已登机). */
+  const CJK_LONGEST = 8;
+  const maskCjkRun = (run: string): string => {
+    let out = '';
+    for (let i = 0; i < run.length; ) {
+      let len = Math.min(CJK_LONGEST, run.length - i);
+      while (len >= 2 && !knownCjk.has(fold(run.slice(i, i + len)))) len--;
+      if (len >= 2) {
+        out += mask('name', run.slice(i, i + len));
+        i += len;
+      } else out += run[i++];
+    }
+    return out;
   };
   const maskList = (kind: Kind, value: string): string =>
     value
@@ -161,7 +207,7 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
   const learnFromText = (text: string): void => {
     if (text.includes('/'))
       for (const m of text.matchAll(GDS_NAME)) if (!isPlaceCodes(m[1], m[2])) learn(`${m[1]} ${m[2]}`);
-    if (/m[rs]|miss|mstr|dr/i.test(text)) for (const m of text.matchAll(TITLED_NAME)) learn(m[1]);
+    if (MAY_HAVE_TITLE.test(text)) for (const m of text.matchAll(TITLED_NAME)) learn(m[1]);
   };
 
   /**
@@ -175,10 +221,22 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
     if (out.length >= 7 && SEVEN_DIGITS.test(out)) {
       if (ANNOUNCER.test(out))
         out = out.replace(ANNOUNCED_PHONE, (whole, word: string, p: string) =>
-          isAnnouncedPhone(p) ? word + mask('phone', p) : whole,
+          isAnnouncedPhone(p) && !isIdentifier(p.replace(/\D/g, '')) ? word + mask('phone', p) : whole,
         );
-      if (out.length >= 9 && PHONE_ANY.test(out))
-        out = out.replace(PHONE, (p) => (isPhone(p, kind === 'text') ? mask('phone', p) : p));
+      // Prose (a remark, a log line, words around the number): bare digits may be a phone too.
+      const free = kind === 'text' || (out.includes(' ') && /\p{L}{2}/u.test(out));
+      if (out.length >= 8 && PHONE_ANY.test(out))
+        out = out.replace(PHONE, (p: string, at: number, all: string) =>
+          isPhone(
+            p,
+            free,
+            all.slice(Math.max(0, at - 12), at),
+            all.slice(at + p.length, at + p.length + 4),
+            isIdentifier,
+          )
+            ? mask('phone', p)
+            : p,
+        );
     }
     if (out.includes('/')) {
       out = out.replace(GDS_NAME, (whole, surname: string, given: string) => {
@@ -187,14 +245,15 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
         return mask('name', whole);
       });
     }
-    if (/m[rs]|miss|mstr|dr/i.test(out))
+    if (MAY_HAVE_TITLE.test(out))
       out = out.replace(TITLED_NAME, (whole, name: string) => {
         learn(name);
         return whole.slice(0, whole.length - name.length) + mask('name', name);
       });
     if (known.size === 0) return out;
-    return out.replace(WORD, (w) => {
-      if (!isKnown(w)) return w;
+    if (knownCjk.size > 0 && HAS_CJK.test(out)) out = out.replace(CJK_RUN, maskCjkRun);
+    return out.replace(WORD, (w: string, at: number, all: string) => {
+      if (!isKnown(w)) return PARTICLES.has(fold(w)) && nameFollows(all, at + w.length) ? mask('name', w) : w;
       const base = w.replace(POSSESSIVE, '');
       return mask('name', base) + w.slice(base.length); // the possessive kept: "Traveller-1a2b3c4d's bags"
     });
@@ -246,6 +305,11 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
 
   /** First pass: the names of a value's name fields (and names written in its text) learnt. */
   const collect = (value: unknown, role: Role, ctx: number, shapes: boolean, depth: number): void => {
+    if (role === 'id' && (typeof value === 'string' || typeof value === 'number')) {
+      const digits = String(value).replace(/\D/g, '');
+      if (digits.length >= 8 && identifiers.size < KNOWN_NAMES_LIMIT) identifiers.add(digits);
+      return;
+    }
     if (typeof value === 'string') {
       const how = treatment(value, role, ctx, shapes);
       if (how === 'names' || how === 'name-value') learn(value);
@@ -313,5 +377,5 @@ function normalize(kind: Kind, value: string): string {
   const v = value.trim();
   if (kind === 'phone') return v.replace(/[^\d+]/g, '').replace(/^00/, '+');
   if (kind === 'email') return v.toLowerCase().replace('//', '@');
-  return v.toUpperCase().replace(/\s+/g, ' ');
+  return fold(v).replace(/\s+/g, ' ');
 }

@@ -170,8 +170,9 @@ class Generator {
     for (const t of ds.tickets) for (const c of t.coupons) ds.coupons.push(c);
     generateLogs(ds, this.opts.seed);
     // After the logs, and with their own stream: the generated agency stays as it was.
-    appendDutyOfCareBookings(ds);
+    // The meaning cases first: the duty-of-care bookings stay the last ones (tests find them there).
     appendMeaningCases(ds);
+    appendDutyOfCareBookings(ds);
     sortFlatLists(ds);
     return ds;
   }

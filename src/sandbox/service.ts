@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { checkSignature } from './auth.js';
 import type { JsonRecord } from './booking-detail.js';
+import { chooseEncoding, compress } from './compress.js';
 import { type Dataset, DEFAULT_DATA_NOW, sharedDataset } from './data.js';
 import { CALLBACK_NAME, errorEnvelope, successEnvelope, toCsv, toJson, toJsonp } from './envelope.js';
 import {
@@ -56,6 +57,8 @@ export interface SandboxOptions {
   totalDrift?: (req: SandboxRequestInfo) => number;
   /** Anchor of the synthetic data's dates; default 2026-11-15T00:00:00Z. */
   dataNow?: Date;
+  /** Compress answers as the request's Accept-Encoding allows (br, gzip, deflate); default true. */
+  compress?: boolean;
 }
 
 export interface SandboxRequestInfo {
@@ -78,6 +81,10 @@ export type SandboxRequestLog = SandboxRequestInfo & {
   startedAt: number;
   endedAt: number;
   fault?: FaultKind;
+  /** Bytes of the answer's body as sent (compressed when it was), 0 when none was sent. */
+  bodyBytes: number;
+  /** The answer's Content-Encoding, when it was compressed. */
+  encoding?: string;
 };
 
 export interface Sandbox {
@@ -363,18 +370,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  function send(res: ServerResponse, a: Answer): void {
+  function send(res: ServerResponse, a: Answer, entry?: SandboxRequestLog, acceptEncoding?: string): void {
     if (res.destroyed || res.writableEnded || res.headersSent) return;
+    const encoding = options.compress === false ? undefined : chooseEncoding(acceptEncoding);
+    const body = encoding ? compress(a.body, encoding) : a.body;
+    if (entry) {
+      entry.bodyBytes = Buffer.byteLength(body);
+      if (encoding) entry.encoding = encoding;
+    }
     res.writeHead(a.status, {
       // The sandbox's own clock, so a client checking its skew against Date sees the same
       // time the signature window uses.
       Date: now().toUTCString(),
       'Content-Type': a.contentType,
-      'Content-Length': Buffer.byteLength(a.body),
+      'Content-Length': Buffer.byteLength(body),
       'Cache-Control': 'private',
+      ...(encoding ? { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' } : {}),
       ...a.headers,
     });
-    res.end(a.body);
+    res.end(body);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -394,6 +408,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: 0,
       startedAt,
       endedAt: 0,
+      bodyBytes: 0,
     };
     state.requests.push(entry);
     res.on('close', () => {
@@ -467,12 +482,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const canned = fault ? faultResponse(fault, retryAfter) : null;
     if (canned) {
-      send(res, canned);
+      send(res, canned, entry, req.headers['accept-encoding']);
       return;
     }
     const answer = answerRequest(req, info, query, def, suffixFormat, bodyText, fault);
     if (fault === 'truncated') answer.body = truncateBody(answer.body);
-    send(res, answer);
+    send(res, answer, entry, req.headers['accept-encoding']);
   }
 
   const server = createServer((req, res) => {

@@ -6,6 +6,7 @@ import { registerResultView } from '../view/resource.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerExportTool } from './export-tool.js';
 import { guardInbound } from './inbound.js';
+import { answerLookups } from './lookups.js';
 import { guardOutbound } from './outbound.js';
 import { publishPlainSchemas } from './plain-schemas.js';
 import { registerPrompts } from './prompts.js';
@@ -79,6 +80,7 @@ export function createServer(rt: Runtime): McpServer {
   registerResultResources(server, rt.results);
   registerResultView(server);
   registerPrompts(server);
+  answerLookups(server);
   publishPlainSchemas(server);
   return server;
 }

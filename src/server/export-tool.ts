@@ -53,13 +53,14 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         'For spreadsheets to keep or send on. Never overwrites: a second export of the day gets -2, -3.',
       inputSchema: exportInput,
       outputSchema: exportOutput,
-      // Read-only as the product's contract asks of every tool: it changes nothing at the service
-      // and only adds a new file to the export folder (never replacing one), so hosts need not
-      // ask before it as they would before a destructive tool.
+      // It writes a file, so not read-only: hosts auto-approve read-only tools. Not destructive:
+      // it never replaces a file (a second export of the day gets -2) and changes nothing at the
+      // service. Idempotent as the contract words it: the same arguments export the same records.
       annotations: {
         title: 'Export a report result to a file',
-        readOnlyHint: true,
-        idempotentHint: false,
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
         openWorldHint: false,
       },
     },

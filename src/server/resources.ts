@@ -4,6 +4,7 @@ import { resultUri } from '../presentation/result-uri.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import type { OwnedResults } from '../results/held-results.js';
 import { recordsIn } from '../upstream/paging/intervals.js';
+import { INVALID_PARAMS, resourceNotFound, rpcError } from './lookups.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
   return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
@@ -46,25 +47,23 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
   );
 }
 
-/** JSON-RPC error codes of resources/read (MCP: -32002 is "resource not found"). */
-export const RESOURCE_NOT_FOUND = -32002;
-const INVALID_PARAMS = -32602;
-
 /**
  * A ReportsError as the JSON-RPC error resources/read answers: an unknown or gone result is
- * -32002 and a bad page -32602, with the store's words (which of the two, how to get it
- * again), not -32603 (internal error). The SDK sends `message` and `code` as they are.
+ * resource-not-found (-32002) and a bad page -32602, with the store's words (which of the
+ * two, how to get it again), not -32603 (internal error); lookups.ts answers every other URI.
  */
 function asJsonRpcError(err: unknown, uri: string): unknown {
   if (!(err instanceof ReportsError) || (err.kind !== 'not_found' && err.kind !== 'invalid_input')) return err;
-  const code = err.kind === 'not_found' ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
-  return Object.assign(new Error(err.message), { code, data: { uri: cutText(uri, 200) } });
+  if (err.kind === 'not_found') return resourceNotFound(uri, err.message);
+  return rpcError(INVALID_PARAMS, err.message, { uri: cutText(uri, 200) });
 }
 
 /** One JSON or CSV page of a held result, as resources/read answers it. */
 async function readResultPage(store: OwnedResults, uri: URL) {
-  const { id, csv, page } = parseResultUri(uri.href);
+  const { id, csv, rawPage } = parseResultUri(uri.href);
+  // An unknown result is not found whatever page is asked for: looked up before the page is read.
   const stored = await store.get(id);
+  const page = pageNumber(rawPage);
   // Every page says whether the result is complete, and when not, how much it covers.
   const incomplete = incompleteLine(coverageOf(stored));
   const coverage = { complete: stored.complete, ...(incomplete ? { incomplete } : {}) };
@@ -107,14 +106,18 @@ async function readResultPage(store: OwnedResults, uri: URL) {
 }
 
 /** `reports://results/{id}[.csv][?page=N]` -> its parts. */
-function parseResultUri(href: string): { id: string; csv: boolean; page: number } {
+function parseResultUri(href: string): { id: string; csv: boolean; rawPage: string | null } {
   const rest = href.slice('reports://results/'.length);
   const q = rest.indexOf('?');
   let id = q === -1 ? rest : rest.slice(0, q);
   const params = new URLSearchParams(q === -1 ? '' : rest.slice(q + 1));
   const csv = id.endsWith('.csv');
   if (csv) id = id.slice(0, -4);
-  const raw = params.get('page');
+  return { id, csv, rawPage: params.get('page') };
+}
+
+/** The page asked for: 1 without `?page`. */
+function pageNumber(raw: string | null): number {
   const page = raw === null ? 1 : /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(page) || page < 1) {
     throw new ReportsError(
@@ -123,7 +126,7 @@ function parseResultUri(href: string): { id: string; csv: boolean; page: number 
       { param: 'page' },
     );
   }
-  return { id, csv, page };
+  return page;
 }
 
 function checkPage(page: number, pages: number, href: string): number {

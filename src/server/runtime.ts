@@ -89,6 +89,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     username,
     key,
     timeoutMs: config.timeoutMs,
+    // A body that decodes past what held results may occupy could never be held.
+    maxBodyBytes: config.resultsMaxBytes,
     limiter: shared?.limiter ?? new Limiter(config.concurrency),
     now,
     log,

@@ -6,6 +6,7 @@ import type { ResultInfo } from '../results/held-results.js';
 import { withoutFloatTail } from '../results/money.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
+import { placeNotes } from '../sql/place-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
 import { recordsIn } from '../upstream/paging/intervals.js';
 import type { Runtime } from './runtime.js';
@@ -29,10 +30,13 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   const held = await rt.results.list();
   // Oldest first: the order in which the caller fetched them.
   const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
-  const moneyNotes = checkMoney(
-    sql,
-    read.map((r) => r.report),
-  );
+  const moneyNotes = [
+    ...checkMoney(
+      sql,
+      read.map((r) => r.report),
+    ),
+    ...placeNotes(sql),
+  ];
   const engine = await rt.sqlEngine();
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;

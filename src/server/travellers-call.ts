@@ -91,7 +91,7 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
   const left = () => Math.max(1, deadline - Date.now());
   const arrivalsQuery = resolveInput(routing, input.arrivals, ctx).query;
   const departuresQuery = resolveInput(routing, input.departures, ctx).query;
-  const where = hotelPlace(input.place);
+  const where = await hotelPlace(input.place);
   const hotelQueries = (where.country ? [undefined] : where.cities).map(
     (city) =>
       resolveInput(

@@ -5,6 +5,7 @@
  * (docs/sql.md). Runs in the worker thread only.
  */
 import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
+import { AIRPORTS_COLUMNS, AIRPORTS_TABLE, type AirportRow } from './airports-table.js';
 import { refuseWrites } from './engine-check.js';
 import { type Cell, type FlatRow, flattenRecord, quoteIdent, type RowCounters, tableName } from './flatten.js';
 import { RefusedStatement } from './refused.js';
@@ -73,6 +74,22 @@ export class OwnerDatabase {
     }
     this.writing(() => {
       for (const [tablePath, list] of byTable) this.insert(build, table, tablePath, list);
+    });
+  }
+
+  /** Creates the reference table `airports` (airports-table.ts) unless it is there. */
+  addAirports(rows: readonly AirportRow[]): void {
+    if (this.tableNames().includes(AIRPORTS_TABLE)) return;
+    this.writing(() => {
+      this.db.run(
+        `CREATE TABLE ${AIRPORTS_TABLE} (${AIRPORTS_COLUMNS.map((c, i) => `${c} TEXT${i === 0 ? ' PRIMARY KEY' : ''}`).join(', ')})`,
+      );
+      const insert = this.db.prepare(`INSERT INTO ${AIRPORTS_TABLE} VALUES (?, ?, ?, ?, ?)`);
+      try {
+        for (const row of rows) insert.run(row);
+      } finally {
+        insert.free();
+      }
     });
   }
 

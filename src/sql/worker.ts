@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
+import { airportRows, namesAirports } from './airports-table.js';
 import { OwnerDatabase } from './owner-database.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 import { RefusedStatement } from './refused.js';
@@ -43,6 +44,7 @@ port.on('message', async (req: WorkerRequest) => {
   let reply: WorkerReply;
   try {
     const db = await database(req.owner);
+    if (req.op === 'run' && namesAirports(req.sql)) db.addAirports(await airportRows());
     const value = handle(db, req);
     reply = { id: req.id, ok: true, value, bytes: db.bytes() };
   } catch (err) {

@@ -17,13 +17,19 @@ const free: Buffer[] = [];
 
 /**
  * The body's bytes, given to `use` (which must not keep them: the buffer is reused after it
- * returns), and what `use` made of them.
+ * returns), and what `use` made of them. More than `bound.maxBytes` is refused as it comes.
  */
-export async function readBody<T>(body: AsyncIterable<Uint8Array>, use: (bytes: Buffer) => T): Promise<T> {
+export async function readBody<T>(
+  body: AsyncIterable<Uint8Array>,
+  use: (bytes: Buffer) => T,
+  bound?: { maxBytes: number; tooLarge: (received: number) => Error },
+): Promise<T> {
   let buf = free.pop() ?? Buffer.allocUnsafe(FIRST_SIZE);
   let n = 0;
   try {
     for await (const chunk of body) {
+      // Stops reading (which ends the stream and the request) before holding more than the bound.
+      if (bound && n + chunk.length > bound.maxBytes) throw bound.tooLarge(n + chunk.length);
       if (n + chunk.length > buf.length) {
         const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, n + chunk.length));
         buf.copy(bigger, 0, 0, n);

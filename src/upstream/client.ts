@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { cancelledError, ReportsError } from '../errors.js';
+import { ACCEPT_ENCODING, decodeBody, discard, tooLarge, undecodable } from './body-decode.js';
 import { readBody } from './body-text.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
@@ -28,6 +29,8 @@ export interface UpstreamOptions {
   now?: () => Date;
   random?: () => number;
   retry?: Partial<RetryPolicy>;
+  /** Most bytes one answer's body may decode to (default 256 MB, REPORTS_RESULTS_MAX_MB's default). */
+  maxBodyBytes?: number;
   /** Retries and failures. */
   log?: (line: string) => void;
   /** One line per request answered (default: to `log`). The server passes a no-op: a line
@@ -53,6 +56,7 @@ export interface PageAnswer extends ParsedPage {
   attempts: number;
 }
 
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000 };
 
 /**
@@ -218,7 +222,10 @@ export class UpstreamClient {
    * or this request's signature into any message.
    */
   private async send(url: string, now: Date, signal: AbortSignal): Promise<HttpAnswer> {
-    const headers = signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now });
+    const headers: Record<string, string> = {
+      ...signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now }),
+      'Accept-Encoding': ACCEPT_ENCODING,
+    };
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
     const res = await request(url, { method: 'GET', headers, dispatcher, signal });
     const header = (name: string) => {
@@ -227,7 +234,23 @@ export class UpstreamClient {
     };
     this.echoes.remember(headers[HEADER_SIGNATURE]);
     const ok = res.statusCode >= 200 && res.statusCode < 300;
-    const body = await readBody(res.body, (bytes) => this.bodyOf(bytes, ok));
+    const path = new URL(url).pathname;
+    const encodings = res.headers['content-encoding'];
+    const decoded = decodeBody(res.body, Array.isArray(encodings) ? encodings.join(', ') : encodings, path);
+    const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    let body: { bodyText?: string; json: unknown };
+    try {
+      body = await readBody(decoded.chunks, (bytes) => this.bodyOf(bytes, ok), {
+        maxBytes,
+        tooLarge: (received) => tooLarge(path, decoded.encoding, maxBytes, received),
+      });
+    } catch (err) {
+      // Reading stopped early (a bound, a decoder's error): the rest of the answer is not wanted.
+      discard(res.body);
+      const failed = decoded.decodeError();
+      if (failed && !(err instanceof ReportsError)) throw undecodable(path, decoded.encoding, failed);
+      throw err;
+    }
     return {
       status: res.statusCode,
       contentType: header('content-type') ?? '',

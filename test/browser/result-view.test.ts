@@ -631,7 +631,7 @@ describe.skipIf(!CHROMIUM)(
 );
 
 describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', () => {
-  it("sums an amount per currency only: the chart of RateAmount in USD per Account is query_report's", async () => {
+  it("sums an amount per currency only: the chart of EstimatedCost in USD per Account is query_report's, and a rate is no measure", async () => {
     const args = { DateStart: 'today-55', DateEnd: 'today-25', rowLimit: 5 };
     const result = (await client.callTool({ name: 'hotel_segments', arguments: args })) as CallToolResult;
     const head = result.structuredContent as {
@@ -639,8 +639,8 @@ describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', 
       query: Record<string, string>;
       summary: { fields: Record<string, { sumByCurrency?: { field: string; sums: Array<{ currency: string }> } }> };
     };
-    const byCurrency = head.summary.fields.RateAmount.sumByCurrency!;
-    expect(byCurrency.field).toBe('CurrencyCode');
+    const byCurrency = head.summary.fields.EstimatedCost.sumByCurrency!;
+    expect(byCurrency.field).toBe('EstimatedCostCurrency');
     expect(byCurrency.sums.map((s) => s.currency)).toContain('USD');
     const opened = await openView(args, result);
     try {
@@ -648,23 +648,23 @@ describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', 
       expect(await frame.$eval('#headline h1', (e) => e.textContent)).toBe(
         `Hotel stays, ${rangeWords(head.query.DateStart, head.query.DateEnd)}`,
       );
-      // One measure per currency, never one sum across them.
-      const measures = await frame.$$eval('#chart-measure option', (os) =>
-        os.map((o) => (o as HTMLOptionElement).value).filter((v) => v.startsWith('sum:RateAmount')),
-      );
-      expect(measures).toEqual(byCurrency.sums.map((s) => `sum:RateAmount:${s.currency}`));
-      await frame.select('#chart-measure', 'sum:RateAmount:USD');
+      // One measure per currency, never one sum across them; a rate per night is never summed.
+      const values = await frame.$$eval('#chart-measure option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+      expect(values.filter((v) => v.startsWith('sum:RateAmount'))).toEqual([]);
+      const measures = values.filter((v) => v.startsWith('sum:EstimatedCost:'));
+      expect(measures).toEqual(byCurrency.sums.map((s) => `sum:EstimatedCost:${s.currency}`));
+      await frame.select('#chart-measure', 'sum:EstimatedCost:USD');
       await frame.waitForFunction(
-        () => document.getElementById('chart-title')?.textContent === 'Sum of RateAmount in USD per Account',
+        () => document.getElementById('chart-title')?.textContent === 'Sum of EstimatedCost in USD per Account',
       );
       await frame.waitForFunction(() => !document.body.classList.contains('busy'));
       const r = (await client.callTool({
         name: 'query_report',
         arguments: {
           resultId: head.resultId,
-          where: [{ field: 'CurrencyCode', op: 'eq', value: 'USD' }],
+          where: [{ field: 'EstimatedCostCurrency', op: 'eq', value: 'USD' }],
           groupBy: ['Account'],
-          aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'RateAmount' }],
+          aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'EstimatedCost' }],
           limit: 30,
         },
       })) as CallToolResult;
@@ -672,7 +672,7 @@ describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', 
       const bars = await frame.$$eval('svg.bars g.bar', (gs) =>
         gs.map((g) => [g.getAttribute('data-label'), Number(g.getAttribute('data-value'))]),
       );
-      expect(bars).toEqual(groups.map((g) => [String((g.key as Rec).Account), g.sum_RateAmount]));
+      expect(bars).toEqual(groups.map((g) => [String((g.key as Rec).Account), g.sum_EstimatedCost]));
       expect(bars.length).toBeGreaterThan(1);
     } finally {
       await opened.page.close();

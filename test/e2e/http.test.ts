@@ -151,7 +151,22 @@ describe('--http: Streamable HTTP at /mcp', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
       });
       expect(noSession.status).toBe(400);
-      expect(JSON.parse(noSession.body).error.message).toMatch(/no Mcp-Session-Id header/);
+      // The request's id was readable: the answer carries it (issue 31), so the client can match it.
+      expect(JSON.parse(noSession.body)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: no Mcp-Session-Id header; start with an initialize request.' },
+        id: 2,
+      });
+      const unknownSession = await rawRequest(server.url, {
+        headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'call-7', method: 'tools/list' }),
+      });
+      expect(unknownSession.status).toBe(404);
+      expect(JSON.parse(unknownSession.body)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Session not found; initialize a new session.' },
+        id: 'call-7',
+      });
 
       const r = await a.call('diagnose_connection', {});
       expect(r.isError).toBeFalsy();

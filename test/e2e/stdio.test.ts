@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/server/create-server.js';
 import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
 import { CheckedClient } from '../helpers/checked-client.js';
-import { isStandingNote } from '../helpers/days.js';
+import { otherNotes } from '../helpers/derived.js';
 import { readAllRecords } from '../helpers/resources.js';
 
 /** Every tool the server lists, in order: the catalog's report tools, then the server's own. */
@@ -83,8 +83,9 @@ describe('the built server through the SDK client over stdio', () => {
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
-    // Every tool is marked read-only (export_report only adds a new file to the export folder).
-    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+    // Every tool is marked read-only but export_report, which writes a file (never replacing one).
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['export_report']);
+    expect(tools.find((t) => t.name === 'export_report')?.annotations).toMatchObject({ destructiveHint: false });
 
     const now = new Date();
     const report = (await client.callTool({
@@ -96,7 +97,7 @@ describe('the built server through the SDK client over stdio', () => {
     expect(out.report).toBe('air_segments_by_date');
     expect(out.source).toBe('demo');
     expect(out.complete).toBe(true);
-    expect((out.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(otherNotes(out.notes)).toEqual([]);
     const fetched = Number(out.fetchedRecords);
     expect(fetched).toBeGreaterThan(0);
     expect(out.totalRecords).toBe(fetched);

@@ -1,3 +1,5 @@
+import { isStandingNote } from './days.js';
+
 /**
  * The fields the server derives from a record (src/results/derived.ts) and the notes that say
  * what the numbers mean, for tests that compare held records with what the sandbox sent:
@@ -44,7 +46,8 @@ export function isMeaningNote(note: string): boolean {
   );
 }
 
-/** The notes of an answer other than those that say what its numbers mean. */
+/** The notes of an answer other than those that say what its numbers mean, which date its
+ *  window filtered on, and which fields are days (helpers/days.ts). */
 export function otherNotes(notes: unknown): string[] {
-  return (notes as string[]).filter((note) => !isMeaningNote(note));
+  return (notes as string[]).filter((note) => !isMeaningNote(note) && !isStandingNote(note));
 }

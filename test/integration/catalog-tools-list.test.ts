@@ -220,8 +220,14 @@ test('query_report, continue_report, sql_query and diagnose_connection: strict i
   ]);
   expect(input('export_report').required).toEqual(['resultId', 'format']);
   expect(input('export_report').additionalProperties).toBe(false);
-  // Read-only like every tool: it changes nothing at the service and only adds a new file.
-  expect(byName('export_report').annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+  // It writes a file: not read-only (hosts auto-approve read-only tools), not destructive (it never replaces one).
+  expect(byName('export_report').annotations).toEqual({
+    title: 'Export a report result to a file',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
   expect(Object.keys(output('export_report').properties!)).toEqual([
     'resultId',
     'report',
@@ -251,4 +257,15 @@ test('token cost of the tool definitions (name, description, inputSchema) is at 
   );
   expect(tokens).toBeLessThanOrEqual(TOKEN_BUDGET);
   expect(tokens).toBeGreaterThan(1_000);
+});
+
+test('annotations tell the truth: every tool and prompt has a title; only export_report writes (issue 31)', async () => {
+  const titled = tools.filter((t) => t.title && t.annotations?.title === t.title);
+  expect(tools.filter((t) => !titled.includes(t)).map((t) => t.name)).toEqual([]);
+  const writers = tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name);
+  expect(writers).toEqual(['export_report']);
+  expect(tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name)).toEqual([]);
+  const { prompts } = await s.client.listPrompts();
+  expect(prompts.length).toBeGreaterThan(3);
+  expect(prompts.filter((p) => !p.title || p.title.length < 5).map((p) => p.name)).toEqual([]);
 });

@@ -5,7 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isStandingNote } from '../helpers/days.js';
+import { otherNotes } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 describe('continue_report on a result whose data changed while it was read', () => {
@@ -31,7 +31,7 @@ describe('continue_report on a result whose data changed while it was read', () 
     };
     expect(sc.complete).toBe(false);
     expect(sc.fetchedRecords).toBe(sc.totalRecords);
-    expect(sc.notes.filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(sc.notes)).toEqual([
       `TotalRecords changed from ${sc.totalRecords} to ${sc.totalRecords + 1} between pages: the data changed while it was read, so records may be missing or repeated; run the report again.`,
     ]);
     expect(textOf(first)).toContain('INCOMPLETE');

@@ -19,6 +19,17 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
+/** Paths of the nodes that accept any value as an object's other members: additionalProperties {} or true. */
+function anyValueNodes(node: unknown, path = ''): string[] {
+  if (!node || typeof node !== 'object') return [];
+  if (Array.isArray(node)) return node.flatMap((n, i) => anyValueNodes(n, `${path}[${i}]`));
+  return Object.entries(node).flatMap(([k, v]) => {
+    const here = `${path}.${k}`;
+    const open = k === 'additionalProperties' && (v === true || (typeof v === 'object' && v && !Object.keys(v).length));
+    return [...(open ? [here] : []), ...anyValueNodes(v, here)];
+  });
+}
+
 function publishedSchemas(): { where: string; schema: object }[] {
   return tools.flatMap((t) => [
     { where: `${t.name} inputSchema`, schema: t.inputSchema },
@@ -92,6 +103,18 @@ describe('published tool schemas', () => {
     expect(tools.length).toBeGreaterThanOrEqual(25);
     expect(tools.filter((t) => !t.outputSchema).map((t) => t.name)).toEqual([]);
     expect(publishedSchemas()).toHaveLength(tools.length * 2);
+  });
+
+  it('every open object says what it holds: no node is additionalProperties {} or true (issue 31)', () => {
+    // Inspector v2 --strict warns "accepts any value" for each; 51 such nodes on 3bbce1f (rows, summaries, groups).
+    const open = publishedSchemas().flatMap(({ where, schema }) => anyValueNodes(schema).map((p) => `${where}${p}`));
+    expect(open).toEqual([]);
+    // The records' values are declared: rows hold JSON values, and say so.
+    const air = tools.find((t) => t.name === 'air_segments_by_date')!.outputSchema as unknown as {
+      properties: { rows: { items: { additionalProperties: object } } };
+    };
+    const items = air.properties.rows.items;
+    expect(items.additionalProperties).toEqual({ $ref: expect.stringMatching(/^#\/definitions\//) });
   });
 
   it('no schema carries $schema, propertyNames or a type array', () => {

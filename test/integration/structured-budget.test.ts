@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
-import { isStandingNote } from '../helpers/days.js';
+import { otherNotes } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -61,11 +61,9 @@ describe('structuredContent budget and unknown columns', () => {
     expect(result.isError).toBeFalsy();
     const sc = result.structuredContent as Sc;
     expect((await s.rt.results.list()).length).toBe(before + 1);
-    const own = sc.notes.filter((note) => !isStandingNote(note));
-    expect(own).toHaveLength(1);
-    expect(own[0]).toBe(
-      "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus. It is left out of the columns.",
-    );
+    expect(otherNotes(sc.notes)).toEqual([
+      "fields: 'Acount' is not a field of this result. Did you mean 'Account'? Fields (dot paths reach nested objects and list items): ServiceRef, RecordLocator, PNRCreationDate, OwningAgencyLocationID, OwningConsultant, Account, Passengers, DepartureDate, DepartureTime, ArrivalDate, ArrivalTime, CarrierCode, BoardPoint, OffPoint, FlightNbr, BookingCode, CreatingAgencyIata, SegmentStatus, SegmentState, BoardCity, OffCity, BoardCountry, OffCountry. It is left out of the columns.",
+    ]);
     // The known one, resolved ignoring case, is the column shown.
     expect(Object.keys(sc.rows[0] as object)).toEqual(['CarrierCode']);
     expect(textOf(result)).toContain("fields: 'Acount' is not a field of this result.");
@@ -73,7 +71,7 @@ describe('structuredContent budget and unknown columns', () => {
     const only = (
       await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261107', fields: ['Acount'] })
     ).structuredContent as Sc;
-    expect(only.notes.filter((note) => !isStandingNote(note))[0]).toMatch(/The default columns are shown instead\.$/);
+    expect(otherNotes(only.notes)[0]).toMatch(/The default columns are shown instead\.$/);
     expect(Object.keys(only.rows[0] as object).length).toBeGreaterThan(8);
   });
 });

@@ -148,8 +148,7 @@ describe('travellers_at: who is at SIN this week', () => {
     expect(notes).toContain(
       'Called hotel_segments for hotel stays (DateStart=20261016 DateEnd=20261121 CityCode=SIN DateSearchType=A): ' +
         `${hotelRecords.length} records, complete; ${expectedHotels(ds).length} confirmed stays at the place touch ` +
-        "the window. Hotels searched in city SIN, taken as airport SIN's city (its own code: right for a city with " +
-        'one airport; for one of several, such as LHR in LON, ask for city:LON).',
+        'the window. Hotels searched in city SIN, the IATA city of airport SIN.',
     );
     // The bookings whose details the sandbox refuses or no longer finds rest on their routing records.
     const unreadable = scenarioCases(ds).filter((b) => b.details);

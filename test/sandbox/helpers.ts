@@ -89,7 +89,10 @@ export async function getJson(
 export function recordsOf(env: Envelope): Array<Record<string, unknown>> {
   const r = env.ResponseReport;
   if (r === undefined) throw new Error(`no ResponseReport: ${JSON.stringify(env.ResponseError)}`);
-  return Array.isArray(r) ? r : r.Item;
+  if (Array.isArray(r)) return r;
+  // An Item report's one record may come as the object itself (docs/upstream.md, "Envelope").
+  const item = r.Item as unknown;
+  return Array.isArray(item) ? item : item === undefined || item === null ? [] : [item as Record<string, unknown>];
 }
 
 /** Every page of a paged transaction, walked by Offset += Limit. */

@@ -1,0 +1,100 @@
+/**
+ * Compressed answers from the service (docs/upstream.md, "Compression"). Requests ask for
+ * gzip, deflate or br; an answer is decoded by its Content-Encoding as it streams in, so every
+ * bound on a body counts decoded bytes (a small compressed body that decodes to gigabytes is
+ * refused by the same bound as a large plain one, once that many bytes have come out, never
+ * held whole). An encoding this client cannot decode, or a body that is not what its
+ * Content-Encoding says, is an error naming the encoding.
+ */
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { ReportsError } from '../errors.js';
+
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+export interface DecodedBody {
+  /** The decoded bytes as they come. */
+  chunks: AsyncIterable<Uint8Array>;
+  /** The Content-Encoding as the service wrote it ('' for none). */
+  encoding: string;
+  /** The error of a decoder, when the body was not what its encoding says. */
+  decodeError(): Error | undefined;
+}
+
+/** Stops reading a body that is not wanted (a destroyed undici body reports the abort as an error). */
+export function discard(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/** The codings of a Content-Encoding header, in the order they were applied ('identity' left out). */
+export function codings(contentEncoding: string | undefined): string[] {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/** The body decoded by its Content-Encoding; throws (before reading anything) for an unknown encoding. */
+export function decodeBody(body: Readable, contentEncoding: string | undefined, path: string): DecodedBody {
+  const encoding = (contentEncoding ?? '').trim();
+  const applied = codings(contentEncoding);
+  const unknown = applied.find((c) => !DECODERS[c]);
+  if (unknown !== undefined) {
+    discard(body);
+    throw new ReportsError(
+      'malformed_response',
+      `${path} answered with Content-Encoding "${encoding.slice(0, 60)}", which this server cannot decode ` +
+        `("${unknown.slice(0, 30)}" is not one of gzip, deflate, br, which are all it asks for in Accept-Encoding). ` +
+        'Check the service or the proxy in front of it.',
+      { path },
+    );
+  }
+  if (applied.length === 0) return { chunks: body, encoding: '', decodeError: () => undefined };
+  let failed: Error | undefined;
+  // The last coding applied is the first to undo.
+  const decoders = applied.reverse().map((c) => {
+    const d = DECODERS[c]();
+    d.once('error', (err: Error) => {
+      failed ??= err;
+    });
+    return d;
+  });
+  const out = pipeline([body, ...decoders] as unknown as [Readable, Readable], () => {
+    // Errors reach the reader through the last stream; nothing to do here.
+  });
+  return { chunks: out as unknown as AsyncIterable<Uint8Array>, encoding, decodeError: () => failed };
+}
+
+/** The error for a body that is not what its Content-Encoding says (truncated, or not compressed). */
+export function undecodable(path: string, encoding: string, err: Error): ReportsError {
+  return new ReportsError(
+    'malformed_response',
+    `${path} answered with Content-Encoding "${encoding.slice(0, 60)}" but its body could not be decoded as that ` +
+      `(${err.message.slice(0, 100)}): the body is cut short or not encoded as the header says. ` +
+      'Check the service or the proxy in front of it.',
+    { path },
+  );
+}
+
+/** The error for a body whose decoded size passes the bound. */
+export function tooLarge(path: string, encoding: string, maxBytes: number, received: number): ReportsError {
+  const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
+  return new ReportsError(
+    'malformed_response',
+    `${path} answered with a body of more than ${mb(maxBytes)} once decoded` +
+      `${encoding ? ` (Content-Encoding "${encoding.slice(0, 60)}", ${mb(received)} decoded when reading stopped)` : ''}: ` +
+      'refused unread, as no result could hold it within REPORTS_RESULTS_MAX_MB. ' +
+      'Ask for a smaller page (REPORTS_PAGE_SIZE) or a shorter date range.',
+    { path },
+  );
+}
