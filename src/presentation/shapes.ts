@@ -31,7 +31,7 @@ export const reportResultSchema = z.object({
   summary: z.record(z.string(), jsonValue).describe('Profile of all fetched records: recordCount, fields, emptyFields'),
   rows: z.array(row),
   next: z
-    .array(z.object({ say: z.string(), tool: z.string(), arguments: z.record(z.string(), z.unknown()) }))
+    .array(z.object({ say: z.string(), tool: z.string(), arguments: z.record(z.string(), jsonValue) }))
     .describe("Calls worth making next (the text's Next lines): what each answers, the tool, its arguments"),
 });
 

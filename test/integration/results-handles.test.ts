@@ -298,7 +298,9 @@ describe('continue_report after a maxRecords cap', () => {
     expect(first.complete).toBe(false);
     expect(first.fetchedRecords).toBe(1200);
     expect(first.totalRecords).toBe(total);
-    expect(otherNotes(first.notes).filter((note) => !isStandingNote(note))).toEqual([
+    // Wide coupon records may leave a row of the default view out of structuredContent: said so.
+    const rowsLeftOut = (note: string) => note.startsWith('structuredContent.rows holds the first ');
+    expect(otherNotes(first.notes).filter((note) => !rowsLeftOut(note))).toEqual([
       `Fetched 1200 of ${total} records: the cap of 1200 records per call (maxRecords / REPORTS_MAX_RECORDS) was reached. continue_report fetches the remaining ${total - 1200}; or narrow the filters.`,
     ]);
     const firstRanges = sb.requests
@@ -317,7 +319,7 @@ describe('continue_report after a maxRecords cap', () => {
     const second = sc(next);
     expect(second.resultId).toBe(first.resultId);
     expect(second.complete).toBe(true);
-    expect(otherNotes(second.notes).filter((note) => !isStandingNote(note))).toEqual([]);
+    expect(otherNotes(second.notes).filter((note) => !rowsLeftOut(note))).toEqual([]);
     expect(second.fetchedRecords).toBe(total);
     expect(textOf(next)).toContain(`${total.toLocaleString('en-US')} records, complete.`);
 
@@ -337,7 +339,7 @@ describe('continue_report after a maxRecords cap', () => {
     // Already complete: nothing more is fetched.
     sb.resetStats();
     const again = sc(await s.call('continue_report', { resultId: first.resultId }));
-    expect(otherNotes(again.notes).filter((note) => !isStandingNote(note))).toEqual([
+    expect(otherNotes(again.notes).filter((note) => !rowsLeftOut(note))).toEqual([
       'This result was already complete; nothing was fetched.',
     ]);
     expect(sb.requests.length).toBe(0);

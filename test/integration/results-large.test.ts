@@ -7,7 +7,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isStandingNote } from '../helpers/days.js';
+import { otherNotes } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -97,7 +97,10 @@ describe('a 50,000-record report through a real MCP client', () => {
     expect(sc.complete).toBe(true);
     expect(sc.totalRecords).toBe(raw.length);
     expect(sc.fetchedRecords).toBe(raw.length);
-    expect((sc.notes as string[]).filter((note) => !isStandingNote(note))).toEqual([]);
+    // Wide coupon records may leave a row of the default view out of structuredContent: said so.
+    expect(otherNotes(sc.notes).filter((note) => !note.startsWith('structuredContent.rows holds the first '))).toEqual(
+      [],
+    );
     expect(sc.query).toEqual(SANDBOX_QUERY);
     expect(held.length).toBe(raw.length);
     // Same records in the same order (TktNumber + coupon number identify a coupon).
@@ -119,13 +122,23 @@ describe('a 50,000-record report through a real MCP client', () => {
     const link = result.content.find((c) => c.type === 'resource_link') as { uri: string } | undefined;
     expect(link?.uri).toBe(`reports://results/${sc.resultId}`);
     expect(sc.resourceUri).toBe(link?.uri);
-    // 20 rows by default, the first records in upstream order.
-    expect((sc.rows as Rec[]).map((r) => r.TktNumber)).toEqual(held.slice(0, 20).map((r) => r.TktNumber));
+    // Up to 20 rows by default (as many as the default view holds), the first records in upstream order.
+    const rows = sc.rows as Rec[];
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.map((r) => r.TktNumber)).toEqual(held.slice(0, rows.length).map((r) => r.TktNumber));
   });
 
   it('decodes dates in every held record as the contract says', () => {
     // Checked in plain code and asserted once: 50,000 expect() calls would dominate the run.
     const wrong: string[] = [];
+    const days = new Set(
+      ['VndIssueDt', 'FlightDate', 'PNRCreationDate'].filter((field) =>
+        raw.every((r) => {
+          const { ms, offsetMin } = serviceDate(r[field]);
+          return offsetMin === 0 && ms % 86_400_000 === 0;
+        }),
+      ),
+    );
     for (let i = 0; i < held.length; i++) {
       for (const field of ['VndIssueDt', 'FlightDate', 'PNRCreationDate']) {
         const { ms, offsetMin } = serviceDate(raw[i][field]);
@@ -137,7 +150,11 @@ describe('a 50,000-record report through a real MCP client', () => {
             ? 'Z'
             : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
         const wall = new Date(ms + offsetMin * 60_000).toISOString().slice(0, 23);
-        if (iso !== `${wall}${zone}` || Date.parse(iso) !== ms) wrong.push(`${i} ${field}: ${raw[i][field]} -> ${iso}`);
+        // A field whose every value is midnight with no offset is a day: YYYY-MM-DD.
+        const isDay = days.has(field);
+        const expected = isDay ? wall.slice(0, 10) : `${wall}${zone}`;
+        if (iso !== expected || (!isDay && Date.parse(iso) !== ms))
+          wrong.push(`${i} ${field}: ${raw[i][field]} -> ${iso}`);
       }
     }
     expect(wrong.slice(0, 5)).toEqual([]);
