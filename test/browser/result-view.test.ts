@@ -155,7 +155,8 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER, '--demo'],
-    env: { ...env, REPORTS_TIMEZONE: 'UTC' },
+    // Held results in memory only: a test never writes into the user's cache folder.
+    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_RESULTS_DIR: 'off' },
     stderr: 'pipe',
   });
   client = new Client({ name: 'browser-test-host', version: '1.0.0' });
