@@ -69,6 +69,18 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
   };
 }
 
+/**
+ * `fresh`: report tools only. An identical call (same tool, parameters and controls) within the
+ * last minute is answered from its result, and one still running is joined; this fetches anew.
+ */
+export function freshSchema() {
+  const error = errorFor('fresh', 'is not true or false', 'use true to fetch again');
+  return z
+    .boolean({ error })
+    .optional()
+    .describe('true: fetch again, even if an identical call was answered in the last 60 s');
+}
+
 /** The handle of a held result, taken by query_report and continue_report. */
 export function resultIdSchema(description: string): z.ZodString {
   return z.string().min(1).describe(description);

@@ -10,6 +10,7 @@ import type { SqlEngine } from '../sql/engine.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
+import { JoinedCalls } from './joined-calls.js';
 import { reclaimAfterEviction } from './reclaim.js';
 
 /**
@@ -46,6 +47,9 @@ export interface Runtime {
   /** The SQL engine (src/sql/), started with the first sql_query and shared by every session:
    *  each owner has a database of their own inside it. */
   sqlEngine(): Promise<SqlEngine>;
+  /** Report calls in progress and just completed, shared by every session: an identical call
+   *  of the same person joins them (joined-calls.ts). */
+  calls: JoinedCalls;
   close(): Promise<void>;
 }
 
@@ -157,6 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       );
     },
     sqlEngine,
+    calls: new JoinedCalls(),
     async close() {
       await disk?.store.close();
       await (await engine)?.close();
