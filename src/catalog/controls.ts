@@ -41,10 +41,12 @@ export interface ControlDescriptions {
   rowLimit: string;
 }
 
+/** Short: they are published on every report tool, and assistants pay for them in tokens
+ *  (CONTRACT section 4's budget of 9,000 for all the tool definitions). */
 export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
-  maxRecords: 'Most records to fetch',
-  fields: 'Columns shown in rows',
-  rowLimit: `Rows shown (default ${DEFAULT_ROW_LIMIT})`,
+  maxRecords: 'Record cap',
+  fields: 'Columns of rows',
+  rowLimit: `Rows shown, default ${DEFAULT_ROW_LIMIT}`,
 };
 
 export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
@@ -75,10 +77,7 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
  */
 export function freshSchema() {
   const error = errorFor('fresh', 'is not true or false', 'use true to fetch again');
-  return z
-    .boolean({ error })
-    .optional()
-    .describe('true: fetch again, even if an identical call was answered in the last 60 s');
+  return z.boolean({ error }).optional().describe('Fetch anew');
 }
 
 /** The handle of a held result, taken by query_report and continue_report. */

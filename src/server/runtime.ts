@@ -110,7 +110,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         maxBytes: config.resultsMaxBytes,
         ttlMs: config.resultsTtlMs,
         onEvict: (r, why: string) => {
-          log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted from memory: ${why}`);
+          log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
           reclaimAfterEviction(r.bytes);
         },
       });

@@ -79,7 +79,8 @@ describe('npm run pack', () => {
       manifest,
       extensionPath: unpacked,
       systemDirs: { HOME: work, DOWNLOADS: work, DESKTOP: work, DOCUMENTS: work },
-      userConfig: { timezone: 'UTC', max_records: 300 },
+      // Held results in a folder of the test's own, never the user's cache folder.
+      userConfig: { timezone: 'UTC', max_records: 300, results_dir: path.join(work, 'results') },
       pathSeparator: path.sep,
     });
     expect(resolved?.args).toEqual([path.join(unpacked, 'server', 'index.mjs')]);
