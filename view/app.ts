@@ -31,7 +31,7 @@ import type { HostTool } from './titles.js';
 import { askedWindow, counted, dayRangeText } from './words.js';
 
 /** Rows per page: in a host's full view, and inline in a conversation, where the whole view
- *  stays within 500 px with nothing scrolling inside it (docs/held-results.md has why hosts ask it). */
+ *  stays within 500 px with nothing scrolling inside it (README.md, "Seeing a result"). */
 const PAGE_SIZE = 20;
 const INLINE_PAGE_SIZE = 5;
 /** Bars drawn inline (the others in the full view, which the note offers). */
