@@ -275,7 +275,7 @@ describe('held results kept on disk across a restart', () => {
 
   it('with masking on, writes only masked records, and not the unmasked parameters', async () => {
     const dir = await tempFolder();
-    const coupons = { DateStart: '20200101', DateEnd: '20301231', CouponCodeGroup: 'ALL', DateTracker: 'I' };
+    const coupons = { DateStart: '20260601', DateEnd: '20261130', CouponCodeGroup: 'ALL', DateTracker: 'I' };
     const raw = sandbox.report('TicketCouponsByStatusCode', coupons) as Rec[];
     const surname = String(raw[0].Passenger).split('/')[0];
     const a = await start(dir, { REPORTS_REDACT_PII: 'true' });
@@ -302,7 +302,7 @@ describe('held results kept on disk across a restart', () => {
     );
     // Surnames of four letters or more, as whole words (two letters such as NG are parts of other words).
     const names = new Set(raw.map((r) => String(r.Passenger).split('/')[0]).filter((n) => n.length >= 4));
-    expect(names.size).toBeGreaterThan(20);
+    expect(names.size).toBeGreaterThan(10);
     for (const name of names) {
       const word = new RegExp(`(?<![A-Za-z])${name}(?![A-Za-z])`, 'i');
       expect(word.test(plain) || word.test(meta), name).toBe(false);
