@@ -72,6 +72,7 @@ async function start(dir: string, env: Record<string, string> = {}): Promise<Ser
     REPORTS_TIMEZONE: 'UTC',
     REPORTS_PAGE_SIZE: '100',
     REPORTS_RESULTS_DIR: dir,
+    REPORTS_EXPORT_DIR: join(dir, '..', 'exports'),
     ...env,
   });
   const logs: string[] = [];
@@ -99,6 +100,12 @@ async function start(dir: string, env: Record<string, string> = {}): Promise<Ser
 function ok(r: CallToolResult): Rec {
   expect(r.isError, JSON.stringify(r.content).slice(0, 500)).toBeFalsy();
   return r.structuredContent as Rec;
+}
+
+/** The file export_report writes, as text. */
+async function exported(s: Server, args: Record<string, unknown>): Promise<string> {
+  const out = ok(await s.call('export_report', args));
+  return readFile(String(out.path), 'utf8');
 }
 
 /** The held results resources/list names. */
@@ -132,7 +139,7 @@ const GROUPS = {
 };
 
 describe('held results kept on disk across a restart', () => {
-  it('answers query_report, sql_query, resource pages and continue_report on a result from before, exactly', async () => {
+  it('answers query_report, sql_query, resource pages, exports and continue_report on a result from before, exactly', async () => {
     const dir = await tempFolder();
     const expected = sandbox.report('AirSegmentsByDate', AIR) as Rec[];
     expect(expected.length).toBeGreaterThan(300);
@@ -156,6 +163,7 @@ describe('held results kept on disk across a restart', () => {
       records: await readAllRecords(a.client, String(full.resourceUri)),
       csv: await readAllCsv(a.client, String(full.resourceUri)),
       list: await resultUris(a.client),
+      exported: await exported(a, { resultId: id, format: 'csv', where: [{ field: 'Account', op: 'exists' }] }),
     };
     expect(before.records).toHaveLength(expected.length);
     expect(ok(before.sql).rowCount).toBe(5);
@@ -183,6 +191,9 @@ describe('held results kept on disk across a restart', () => {
     expect(await readAllRecords(b.client, String(full.resourceUri))).toEqual(before.records);
     expect(await readAllCsv(b.client, String(full.resourceUri))).toBe(before.csv);
     expect(await resultUris(b.client)).toEqual(before.list);
+    expect(await exported(b, { resultId: id, format: 'csv', where: [{ field: 'Account', op: 'exists' }] })).toBe(
+      before.exported,
+    );
     expect(before.list).toHaveLength(2);
 
     // The capped result is continued after the restart: only the missing records are fetched.
@@ -202,7 +213,7 @@ describe('held results kept on disk across a restart', () => {
     const c = await start(dir);
     expect(await readAllRecords(c.client, String(capped.resourceUri))).toEqual(before.records);
     expect((await readPage(c.client, String(capped.resourceUri))).resultId).toBe(capped.resultId);
-  });
+  }, 60_000);
 
   it('holds no record value in clear, and another API key reads nothing of it', async () => {
     const dir = await tempFolder();
