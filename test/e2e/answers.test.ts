@@ -32,7 +32,8 @@ beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER, '--demo'],
-    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_EXPORT_DIR: exportDir },
+    // Held results in memory only: a test never writes into the user's cache folder.
+    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_EXPORT_DIR: exportDir, REPORTS_RESULTS_DIR: 'off' },
     stderr: 'pipe',
   });
   client = new CheckedClient({ name: 'answers', version: '1.0.0' });
