@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +11,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A server a test starts with the environment passed on keeps its results here, never in
+    // the user's cache folder (test helpers also set REPORTS_RESULTS_DIR to off or a folder of their own).
+    env: { XDG_CACHE_HOME: join(tmpdir(), 'travel-reports-mcp-test-cache') },
   },
 });

@@ -8,6 +8,7 @@ import { copyFile, cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { packExtension, validateManifest } from '@anthropic-ai/mcpb';
 import { SERVER_DIR, SERVER_ENTRY } from './bundle-server.js';
+import { checkBundleZip, writeChecksum } from './bundle-zip.js';
 import { ROOT } from './root.js';
 
 export { ROOT };
@@ -59,13 +60,20 @@ export async function checkStaged(dir: string): Promise<void> {
   }
 }
 
-/** Stages, checks, and packs `<name>-<version>.mcpb` into outDir; returns its path. */
+/**
+ * Stages, checks, and packs `<name>-<version>.mcpb` into outDir, checks the zip against what
+ * was staged (bundle-zip.ts) and writes its SHA-256 beside it (`<name>-<version>.mcpb.sha256`);
+ * returns the bundle's path. The bundle is not signed: Claude Desktop refuses signed ones today.
+ */
 export async function packBundle(stagingDir: string, outDir: string): Promise<string> {
   const manifest = await stage(stagingDir);
   await checkStaged(stagingDir);
   const output = path.join(outDir, `${manifest.name}-${manifest.version}.mcpb`);
+  await rm(`${output}.sha256`, { force: true });
   if (!(await packExtension({ extensionPath: stagingDir, outputPath: output, silent: true }))) {
     throw new Error(`mcpb pack failed for ${stagingDir}`);
   }
+  await checkBundleZip(output, stagingDir);
+  await writeChecksum(output);
   return output;
 }

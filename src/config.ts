@@ -4,7 +4,7 @@
  * (REPORTS_PAGE_SIZE -> --page-size) that wins over the variable.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** The highest REPORTS_MAX_RECORDS, and so the most records any call may ask for (maxRecords). */
 export const MAX_RECORDS_CEILING = 10_000_000;
@@ -40,6 +40,11 @@ export interface Config {
   redisUrl?: string;
   /** Folder export_report writes into (stdio mode). */
   exportDir: string;
+  /** Folder where held results are kept, encrypted, across restarts (stdio mode); undefined
+   *  when REPORTS_RESULTS_DIR is `off` (docs/held-results.md). */
+  resultsDir?: string;
+  /** Most bytes the results kept in resultsDir occupy. */
+  resultsDiskBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +147,20 @@ export const VARIABLES: readonly VariableDef[] = [
     flag: 'sql-timeout-ms',
     meaning: 'longest a sql_query statement may run; it is then stopped and the call says so',
     default: '10000',
+  },
+  {
+    env: 'REPORTS_RESULTS_DIR',
+    flag: 'results-dir',
+    meaning:
+      'where held results are kept, encrypted, across restarts in stdio mode (`off`: in memory only); see ' +
+      '"Privacy and data"',
+    default: "the user's cache folder",
+  },
+  {
+    env: 'REPORTS_RESULTS_DISK_MB',
+    flag: 'results-disk-mb',
+    meaning: 'most disk the kept results occupy; least recently used deleted first',
+    default: '1024',
   },
   {
     env: 'REPORTS_HTTP',
@@ -317,9 +336,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     oidcAudience: r.raw('REPORTS_OIDC_AUDIENCE'),
     redisUrl: r.raw('REPORTS_REDIS_URL'),
     exportDir: r.raw('REPORTS_EXPORT_DIR') ?? join(homedir(), 'Downloads', 'travel-reports'),
+    resultsDir: readResultsDir(r, env),
+    resultsDiskBytes: r.integer('REPORTS_RESULTS_DISK_MB', 1024, 1, 1_000_000) * 1024 * 1024,
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return { config, help: r.flags.has('help') };
+}
+
+/** REPORTS_RESULTS_DIR: a folder, `off` (undefined), or unset (the user's cache folder). */
+function readResultsDir(r: SettingsReader, env: NodeJS.ProcessEnv): string | undefined {
+  const dir = r.raw('REPORTS_RESULTS_DIR');
+  if (dir === undefined) return defaultResultsDir(env, process.platform, homedir());
+  if (dir.toLowerCase() === 'off') return undefined;
+  if (!isAbsolute(dir)) {
+    r.problems.push(
+      `REPORTS_RESULTS_DIR: '${cut(dir, 200)}' is not valid; expected an absolute folder path, or off to keep ` +
+        'results in memory only.',
+    );
+    return undefined;
+  }
+  return dir;
+}
+
+/**
+ * The user's cache folder for this program, as each platform names it: ~/Library/Caches on
+ * macOS, %LOCALAPPDATA%\...\Cache on Windows, $XDG_CACHE_HOME or ~/.cache elsewhere.
+ */
+export function defaultResultsDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  const name = 'travel-reports-mcp';
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', name);
+  if (platform === 'win32') {
+    const local = env.LOCALAPPDATA?.trim() || join(home, 'AppData', 'Local');
+    return join(local, name, 'Cache');
+  }
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.cache'), name);
 }
 
 function readBaseUrl(r: SettingsReader): string | undefined {

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const rt = await createRuntime(config, { log });
+  const rt = await createRuntime(config, { log, keepOnDisk: true });
   const server = createServer(rt);
   const transport = new StdioServerTransport();
 

@@ -30,7 +30,18 @@ import { displayColumns, renderRecordTable } from './record-table.js';
 import type { HostTool } from './titles.js';
 import { askedWindow, counted, dayRangeText } from './words.js';
 
+/** Rows per page: in a host's full view, and inline in a conversation, where the whole view
+ *  stays within 500 px with nothing scrolling inside it (README.md, "Seeing a result"). */
 const PAGE_SIZE = 20;
+const INLINE_PAGE_SIZE = 5;
+/** Bars drawn inline (the others in the full view, which the note offers). */
+const INLINE_BARS = 8;
+
+/** Inline unless the host says it shows the view in full (fullscreen or picture-in-picture). */
+function inline(): boolean {
+  return document.documentElement.dataset.display === 'inline';
+}
+const pageSize = () => (inline() ? INLINE_PAGE_SIZE : PAGE_SIZE);
 
 interface State {
   resultId?: string;
@@ -71,6 +82,26 @@ type HostContext = ReturnType<App['getHostContext']>;
 function applyTheme(ctx: HostContext): void {
   if (ctx?.theme) applyDocumentTheme(ctx.theme);
   if (ctx?.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+  // A change may carry only what changed: the mode last known stands when it says none.
+  const displayMode = ctx?.displayMode ?? app.getHostContext()?.displayMode;
+  const mode =
+    displayMode === 'fullscreen' ? 'full' : displayMode ? 'inline' : document.documentElement.dataset.display;
+  if (mode && document.documentElement.dataset.display !== mode) {
+    document.documentElement.dataset.display = mode;
+    // The page and the bars fit the new room.
+    state.offset = Math.floor(state.offset / pageSize()) * pageSize();
+    if (state.resultId) void Promise.all([loadPage(), loadChart()]);
+  }
+  const modes = ctx?.availableDisplayModes ?? app.getHostContext()?.availableDisplayModes;
+  const canExpand = modes?.includes('fullscreen') ?? false;
+  $('expand').hidden = mode === 'full' || !canExpand;
+}
+
+/** Inline, one part at a time: the table, the chart or the summary. */
+function showTab(tab: string): void {
+  $('main').dataset.tab = tab;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button[data-tab]'))
+    b.setAttribute('aria-pressed', String(b.dataset.tab === tab));
 }
 
 /** A report result (head, summary, first rows) or a query_report answer on a held result. */
@@ -214,7 +245,8 @@ async function loadChart(): Promise<void> {
   const span = chart.perDay
     ? daySpan(state.head?.summary.fields[chart.groupBy], askedWindow(state.head?.query))
     : undefined;
-  const { bars, outside } = barsOf(answer, chart, span);
+  const { bars: all, outside } = barsOf(answer, chart, span);
+  const bars = inline() && !chart.perDay ? all.slice(0, INLINE_BARS) : all;
   const measure = chart.measure.label;
   $('chart-title').textContent = `${measure} per ${chart.perDay ? `day of ${chart.groupBy}` : chart.groupBy}`;
   const total = answer.groupCount ?? bars.length;
@@ -228,7 +260,7 @@ async function loadChart(): Promise<void> {
             : ''
         }.`
       : total > bars.length
-        ? `The first ${bars.length} of ${formatNumber(total)} groups.`
+        ? `The first ${bars.length} of ${formatNumber(total)} groups${inline() ? ' (all of them in the full view)' : ''}.`
         : `${counted(bars.length, 'group')}.`) + currencyNote;
   drawn = { bars, measure, width: $('chart').clientWidth };
   drawBars($('chart'), bars, measure);
@@ -250,7 +282,7 @@ async function loadPage(): Promise<void> {
   const args: Record<string, unknown> = {
     resultId: state.resultId,
     offset: state.offset,
-    limit: PAGE_SIZE,
+    limit: pageSize(),
     ...(state.where.length ? { where: state.where } : {}),
     ...(state.orderBy ? { orderBy: [state.orderBy] } : {}),
     ...(state.columns.length ? { fields: state.columns } : {}),
@@ -290,8 +322,11 @@ function renderTable(answer: QueryAnswer): void {
 // ---------- controls ----------
 
 function wireControls(): void {
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button[data-tab]'))
+    b.onclick = () => showTab(b.dataset.tab ?? 'records');
+  $('expand').onclick = () => void app.requestDisplayMode({ mode: 'fullscreen' }).catch(() => {});
   $('prev').onclick = () => {
-    state.offset = Math.max(0, state.offset - PAGE_SIZE);
+    state.offset = Math.max(0, state.offset - pageSize());
     void loadPage();
   };
   $('next').onclick = () => {

@@ -67,12 +67,14 @@ async function bundleMinimal(dir: string): Promise<string> {
 }
 
 export async function coldStartCase(origin: string, runs: number): Promise<CaseOutput> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-minimal-'));
   const env = {
     REPORTS_BASE_URL: `${origin}/0/1/20000`,
     REPORTS_API_USERNAME: BENCH_USERNAME,
     REPORTS_API_KEY: BENCH_KEY,
+    // Held results kept on disk as a desktop host runs it, in a folder of the bench's own (empty).
+    REPORTS_RESULTS_DIR: path.join(dir, 'results'),
   };
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-minimal-'));
   try {
     const bundled = await bundleMinimal(dir);
     // Warm the file cache.

@@ -41,10 +41,12 @@ export interface ControlDescriptions {
   rowLimit: string;
 }
 
+/** Short: they are published on every report tool, and assistants pay for them in tokens
+ *  (CONTRACT section 4's budget of 9,000 for all the tool definitions). */
 export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
-  maxRecords: 'Most records to fetch',
-  fields: 'Columns shown in rows',
-  rowLimit: `Rows shown (default ${DEFAULT_ROW_LIMIT})`,
+  maxRecords: 'Record cap',
+  fields: 'Columns of rows',
+  rowLimit: `Rows shown, default ${DEFAULT_ROW_LIMIT}`,
 };
 
 export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
@@ -67,6 +69,15 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
       .optional()
       .meta({ description: describe.rowLimit, type: 'integer', minimum: 0, maximum: MAX_ROW_LIMIT }),
   };
+}
+
+/**
+ * `fresh`: report tools only. An identical call (same tool, parameters and controls) within the
+ * last minute is answered from its result, and one still running is joined; this fetches anew.
+ */
+export function freshSchema() {
+  const error = errorFor('fresh', 'is not true or false', 'use true to fetch again');
+  return z.boolean({ error }).optional().describe('Fetch anew');
 }
 
 /** The handle of a held result, taken by query_report and continue_report. */

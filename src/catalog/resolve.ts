@@ -63,6 +63,8 @@ export interface ReportControls {
   maxRecords?: number;
   fields?: string[];
   rowLimit?: number;
+  /** Fetch again rather than answer from an identical call's result (server/joined-calls.ts). */
+  fresh?: boolean;
 }
 
 export interface ResolvedInput {
@@ -277,6 +279,7 @@ function resolveControls(input: Record<string, unknown>): ReportControls {
     if (items.length > 0) controls.fields = [...new Set(items)];
   }
   if (input[rowName] !== undefined) controls.rowLimit = input[rowName] as number;
+  if (input.fresh === true) controls.fresh = true;
   return controls;
 }
 

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { describeValue, quote } from '../errors.js';
-import { controlSchemas, errorFor } from './controls.js';
+import { controlSchemas, errorFor, freshSchema } from './controls.js';
 import { acceptedParams, DATE_EXPRESSION, expectation } from './params.js';
 import type { ParamSpec, TransactionDef } from './types.js';
 
@@ -79,7 +79,7 @@ export function inputSchema(def: TransactionDef): InputSchema {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, spec] of Object.entries(acceptedParams(def))) shape[name] = paramSchema(name, spec);
   if (def.freeForm) shape[FREE_FORM_NAME] = freeFormSchema();
-  Object.assign(shape, controlSchemas());
+  Object.assign(shape, controlSchemas(), { fresh: freshSchema() });
   const accepted = Object.keys(shape);
   const schema = z.strictObject(shape, {
     error: (iss) =>

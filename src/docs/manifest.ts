@@ -46,7 +46,32 @@ export const DESKTOP_SETTINGS: readonly DesktopSetting[] = [
   { key: 'redact_pii', env: 'REPORTS_REDACT_PII', title: 'Mask traveller names, e-mails and phones', type: 'boolean' },
   { key: 'max_records', env: 'REPORTS_MAX_RECORDS', title: 'Most records per report', type: 'number', min: 1 },
   { key: 'export_dir', env: 'REPORTS_EXPORT_DIR', title: 'Export folder', type: 'directory' },
+  // A string, not a directory picker: `off` is one of its values.
+  { key: 'results_dir', env: 'REPORTS_RESULTS_DIR', title: 'Held results folder', type: 'string' },
+  {
+    key: 'results_disk_mb',
+    env: 'REPORTS_RESULTS_DISK_MB',
+    title: 'Most disk for held results (MB)',
+    type: 'number',
+    min: 1,
+  },
 ];
+
+/** The README section the manifest's privacy policy points at (its heading's anchor). */
+export const PRIVACY_ANCHOR = 'privacy-and-data';
+
+/**
+ * Where the privacy policy is read: the README's "Privacy and data" section, on the project's
+ * repository page when package.json names one, else on the package's npm page (which shows the
+ * README).
+ */
+export function privacyPolicyUrl(): string {
+  const repository = (pkg as { repository?: { url: string } }).repository;
+  const web = repository?.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  return web?.startsWith('https://')
+    ? `${web}#${PRIVACY_ANCHOR}`
+    : `https://www.npmjs.com/package/${pkg.name}#${PRIVACY_ANCHOR}`;
+}
 
 interface UserConfigEntry {
   type: DesktopSetting['type'];
@@ -160,6 +185,7 @@ export function renderManifest(listing: ServerListing): Record<string, unknown> 
     author: { name: pkg.author },
     ...(repository ? { repository } : {}),
     license: pkg.license,
+    privacy_policies: [privacyPolicyUrl()],
     keywords: pkg.keywords,
     icon: ICON_FILE,
     server: {

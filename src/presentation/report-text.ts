@@ -8,6 +8,7 @@ import { DEFAULT_ROW_LIMIT } from '../catalog/controls.js';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { collectPaths, resolveField } from '../results/paths.js';
+import { formatMoney } from '../results/money.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
 import { truncate } from '../results/values.js';
 import { reportColumns } from './columns.js';
@@ -192,8 +193,11 @@ function profileLine(path: string, p: FieldProfile): string {
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
         const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
-        const each = (c: (typeof sums)[number]) =>
-          c.sum === undefined ? `${c.currency} ${num(c.min)} to ${num(c.max)}` : `${c.currency} ${num(c.sum)}`;
+        // Amounts in their currency's minor units (GBP 2,016.90, JPY 215,010).
+        const each = ({ currency, sum, min, max }: (typeof sums)[number]) => {
+          const m = (v: number) => formatMoney(v, currency);
+          return sum === undefined ? `${currency} ${m(min)} to ${m(max)}` : `${currency} ${m(sum)}`;
+        };
         return (
           `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
           `currencies)${grain}: ${sums.map(each).join(', ')}${more}${empty}`

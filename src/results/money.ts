@@ -27,3 +27,11 @@ export function roundMoney(amount: number, currency: unknown): number {
 export function withoutFloatTail(n: number): number {
   return Number.isFinite(n) && !Number.isInteger(n) ? Number(n.toPrecision(15)) : n;
 }
+
+/** An amount written with its currency's minor units: 2016.9 GBP -> '2,016.90', 215010 JPY -> '215,010'. */
+export function formatMoney(amount: number, currency: unknown): string {
+  const digits = minorUnits(currency);
+  const [whole, fraction] = Math.abs(amount).toFixed(digits).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${amount < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}

@@ -26,6 +26,9 @@ export interface StoredResult {
   query: Record<string, string>;
   /** The same parameters unmasked, to send again (continue_report); never shown. */
   sentQuery: Record<string, string>;
+  /** Read back from disk with masking on, where the unmasked parameters are not kept
+   *  (docs/held-results.md): `sentQuery` is then the masked query, not to be sent again. */
+  sentQueryWithheld?: boolean;
   totalRecords: number | null;
   complete: boolean;
   notes: string[];
@@ -163,6 +166,43 @@ export class ResultStore {
     return entry.result;
   }
 
+  /**
+   * Holds again a result kept elsewhere (read back from disk), under its own id and table, as
+   * just used. Its records are measured here (their short strings shared, as put() does).
+   */
+  restore(kept: Omit<StoredResult, 'bytes' | 'recordBytes'>): StoredResult {
+    this.dropExpired();
+    this.noteTable(kept.owner, kept.table);
+    const recordBytes = compactRecords(kept.records);
+    const summary = kept.summary ?? summarize(kept.records, { report: kept.report });
+    const bytes = recordBytes + listBytes(kept.records.length) + summaryBytes(summary);
+    const result: StoredResult = { ...kept, summary, recordBytes, bytes };
+    this.remove(result.id, 'replaced');
+    this.gone.delete(result.id);
+    this.entries.set(result.id, { result, lastUsed: this.now() });
+    this.totalBytes += bytes;
+    this.fitBudget(result.id);
+    return result;
+  }
+
+  /** A table name given before (by an earlier process): later results of `owner` are numbered past it. */
+  noteTable(owner: string, table: string): void {
+    const number = Number(/_(\d+)$/.exec(table)?.[1] ?? 0);
+    if (number > (this.tableNumbers.get(owner) ?? 0)) this.tableNumbers.set(owner, number);
+  }
+
+  /** Remembers why a result held elsewhere went (expired on disk), so asking for it says so. */
+  noteGone(id: string, gone: GoneResult): void {
+    if (this.entries.has(id)) return;
+    if (this.gone.size >= MAX_GONE) this.gone.delete(this.gone.keys().next().value as string);
+    this.gone.set(id, gone);
+  }
+
+  /** Whether `id` is held now (not marking it used, not dropping anything). */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** Replaces the given properties; records changes recompute bytes and summary. */
   update(id: string, patch: ResultPatch): StoredResult {
     const old = this.get(id);
@@ -186,7 +226,7 @@ export class ResultStore {
     return this.remove(id, 'deleted');
   }
 
-  private remove(id: string, reason: DropReason): boolean {
+  private remove(id: string, reason: DropReason | 'replaced'): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);

@@ -2,6 +2,8 @@
 import { type ResolveContext, resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { presentReport } from '../presentation/index.js';
+import type { StoredResult } from '../results/store.js';
+import type { Joined } from './joined-calls.js';
 import { callMany, manyValues } from './many-call.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { runReport } from './run-report.js';
@@ -15,12 +17,34 @@ export async function callReport(rt: Runtime, def: TransactionDef, args: Record<
   const many = manyValues(def, query);
   if (many) return callMany(rt, def, query, many, { ...controls, maxRecords, extraNotes: notes }, signal, extra);
   await enforceScope(rt, def, query, signal);
-  const stored = await runReport(rt, def, query, {
-    maxRecords,
-    signal,
-    onProgress: progressReporter(extra, def.tool),
+  const { fresh, ...shown } = controls;
+  // One person's identical call (tool, query as sent, controls) joins a running or recent one.
+  const key = JSON.stringify([rt.owner, def.tool, query, maxRecords, shown.fields ?? null, shown.rowLimit ?? null]);
+  const { stored, joined } = await rt.calls.run(
+    key,
+    { fresh, signal, onProgress: progressReporter(extra, def.tool) },
+    (shared, onProgress) => runReport(rt, def, query, { maxRecords, signal: shared, onProgress }),
+    (id) => rt.results.get(id).catch(() => undefined),
+  );
+  return presentReport(stored, {
+    rowLimit: controls.rowLimit,
+    fields: controls.fields,
+    extraNotes: [...notes, ...joinedNotes(joined, stored)],
   });
-  return presentReport(stored, { rowLimit: controls.rowLimit, fields: controls.fields, extraNotes: notes });
+}
+
+/** What the answer says when it comes from another call's fetch. */
+function joinedNotes(joined: Joined, stored: StoredResult): string[] {
+  if (joined.kind === 'running')
+    return ["An identical call was already fetching this report: this answer is that fetch's (one fetch for both)."];
+  if (joined.kind === 'recent') {
+    const seconds = Math.max(0, Math.round(joined.ageMs / 1000));
+    return [
+      `Answered from the result of an identical call completed ${seconds} s ago (${stored.id}), without fetching ` +
+        'again; add fresh: true to fetch anew.',
+    ];
+  }
+  return [];
 }
 
 /** What a call's arguments resolve against: this server's zone, clock, UserName and scope. */

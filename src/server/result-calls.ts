@@ -32,6 +32,15 @@ export async function continueResult(rt: Runtime, args: ContinueArgs, extra: Too
       { param: 'resultId' },
     );
   }
+  if (stored.sentQueryWithheld && !stored.complete) {
+    throw new ReportsError(
+      'invalid_input',
+      `resultId: ${stored.id} was read back from disk after a restart, and with REPORTS_REDACT_PII on the ` +
+        `parameters naming a traveller are not kept there, so what is missing cannot be asked for again: run ` +
+        `${stored.report} again for a new resultId`,
+      { param: 'resultId' },
+    );
+  }
   const def = TRANSACTIONS.find((t) => t.tool === stored.report);
   if (!def) throw new ReportsError('not_found', `Result ${stored.id} belongs to an unknown report '${stored.report}'.`);
   if (isManyResult(def, stored.sentQuery))

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { secretsOf } from '../config.js';
 import { ReportsError } from '../errors.js';
 import { type Logger, stderrLogger } from '../log.js';
+import type { KeySource } from '../results/disk/folder-key.js';
 import { type HeldResults, type OwnedResults, ownedBy } from '../results/held-results.js';
 import { createRedactor, type Redactor } from '../results/pii.js';
 import { ResultStore } from '../results/store.js';
@@ -9,6 +10,7 @@ import type { SqlEngine } from '../sql/engine.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
+import { JoinedCalls } from './joined-calls.js';
 import { reclaimAfterEviction } from './reclaim.js';
 
 /**
@@ -45,6 +47,9 @@ export interface Runtime {
   /** The SQL engine (src/sql/), started with the first sql_query and shared by every session:
    *  each owner has a database of their own inside it. */
   sqlEngine(): Promise<SqlEngine>;
+  /** Report calls in progress and just completed, shared by every session: an identical call
+   *  of the same person joins them (joined-calls.ts). */
+  calls: JoinedCalls;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,11 @@ export interface RuntimeOptions {
   /** Extra options for the embedded sandbox in demo mode (tests set size, latency, faults). */
   sandbox?: SandboxOptions;
   now?: () => Date;
+  /**
+   * Keep held results on disk too, in REPORTS_RESULTS_DIR (stdio mode: src/index.ts sets it;
+   * docs/held-results.md). Not with REPORTS_REDIS_URL, nor when the folder is `off`.
+   */
+  keepOnDisk?: boolean;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -96,16 +106,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     log,
     debug: options.debug ?? (() => {}),
   });
-  const store: HeldResults =
-    shared?.store ??
-    new ResultStore({
-      maxBytes: config.resultsMaxBytes,
-      ttlMs: config.resultsTtlMs,
-      onEvict: (r, why: string) => {
-        log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
-        reclaimAfterEviction(r.bytes);
-      },
-    });
+  const memory = shared
+    ? undefined
+    : new ResultStore({
+        maxBytes: config.resultsMaxBytes,
+        ttlMs: config.resultsTtlMs,
+        onEvict: (r, why: string) => {
+          log(`result ${r.id} (${r.report}, ${r.records.length} records) evicted: ${why}`);
+          reclaimAfterEviction(r.bytes);
+        },
+      });
+  const disk =
+    memory && options.keepOnDisk && config.resultsDir
+      ? await keptOnDisk(
+          memory,
+          config,
+          { secret: key, context: config.demo ? 'demo' : `${username}\n${baseUrl}` },
+          log,
+        )
+      : undefined;
+  const store: HeldResults = shared?.store ?? disk?.store ?? (memory as ResultStore);
   const stopping = new AbortController();
   let engine: Promise<SqlEngine> | undefined;
   const sqlEngine = () => {
@@ -127,7 +147,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     results: ownedBy(store, 'local'),
     log,
     now,
-    redact: createRedactor(config.redactPii),
+    // Kept results are masked as they were: the masks' key is then kept too (derived), so a
+    // traveller masks the same in results from before a restart and after it.
+    redact: createRedactor(config.redactPii, disk ? { key: disk.maskKey } : {}),
     secrets: [...secretsOf(config), key],
     sandbox,
     owner: 'local',
@@ -141,7 +163,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       );
     },
     sqlEngine,
+    calls: new JoinedCalls(),
     async close() {
+      await disk?.store.close();
       await (await engine)?.close();
       await upstream.close();
       await shared?.link.close();
@@ -149,6 +173,34 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   };
 }
+
+/**
+ * The store that keeps results on disk as well, loaded only in stdio mode. A folder that cannot
+ * be used (not writable, not a folder) leaves results in memory, said once.
+ */
+async function keptOnDisk(memory: ResultStore, config: Config, source: KeySource, log: Logger) {
+  const root = config.resultsDir as string;
+  // In demo mode the key is the demo's own: its sandbox key is not a secret, and its address changes.
+  const keySource = config.demo ? { secret: DEMO_RESULTS_SECRET, context: 'demo' } : source;
+  try {
+    const [{ openFolderKey }, { DiskStore }] = await Promise.all([
+      import('../results/disk/folder-key.js'),
+      import('../results/disk-store.js'),
+    ]);
+    const key = await openFolderKey(root, keySource);
+    const store = new DiskStore({ memory, root, key, maxBytes: config.resultsDiskBytes, log });
+    return { store, maskKey: key.maskKey };
+  } catch (err) {
+    log(
+      `held results cannot be kept on disk in ${root} (${err instanceof Error ? err.message : String(err)}): ` +
+        'they stay in memory only, until the server stops; check REPORTS_RESULTS_DIR',
+    );
+    return undefined;
+  }
+}
+
+/** What demo mode's kept results are sealed under: not a secret (the demo's data is synthetic). */
+const DEMO_RESULTS_SECRET = 'travel-reports-mcp demo results';
 
 /** Redis parts, loaded only when configured (stdio start-up does not pay for the client). */
 async function sharedParts(url: string, config: Config, log: Logger) {

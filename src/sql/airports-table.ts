@@ -17,7 +17,10 @@ let rows: Promise<AirportRow[]> | undefined;
 /** Every IATA airport, once per worker. */
 export function airportRows(): Promise<AirportRow[]> {
   rows ??= (async () => {
-    const [{ findAirports }, cities] = await Promise.all([import('airport-data-js'), import('iata-city-codes')]);
+    const [data, codes] = await Promise.all([import('airport-data-js'), import('iata-city-codes')]);
+    // Both are CommonJS where the worker is bundled: their exports may come as the default.
+    const { findAirports } = ((data as unknown as { default?: typeof data }).default ?? data) as typeof data;
+    const cities = ((codes as unknown as { default?: typeof codes }).default ?? codes) as typeof codes;
     const all = await findAirports({});
     const seen = new Set<string>();
     const out: AirportRow[] = [];

@@ -14,6 +14,8 @@ interface HostWindow {
     toolInput: Record<string, unknown>;
     toolResult: CallToolResult;
     theme: 'light' | 'dark';
+    /** How the host shows the view: in full (default here), or inline in the conversation. */
+    displayMode?: 'inline' | 'fullscreen';
   }): Promise<void>;
   setTheme(theme: 'light' | 'dark'): void;
   toolCalls: Array<{ name: string; arguments?: Record<string, unknown> }>;
@@ -21,9 +23,12 @@ interface HostWindow {
 
 const w = window as unknown as HostWindow;
 let bridge: AppBridge | undefined;
+let mode: 'inline' | 'fullscreen' = 'fullscreen';
+const availableDisplayModes: Array<'inline' | 'fullscreen'> = ['inline', 'fullscreen'];
 w.toolCalls = [];
 
-w.startHost = async ({ html, toolInput, toolResult, theme }) => {
+w.startHost = async ({ html, toolInput, toolResult, theme, displayMode = 'fullscreen' }) => {
+  mode = displayMode;
   const iframe = document.createElement('iframe');
   // As hosts do: scripts run, but the view gets an opaque origin (no access to the host).
   iframe.setAttribute('sandbox', 'allow-scripts');
@@ -33,7 +38,7 @@ w.startHost = async ({ html, toolInput, toolResult, theme }) => {
     null,
     { name: 'browser-test-host', version: '1.0.0' },
     { serverTools: {} },
-    { hostContext: { theme, displayMode: 'inline' } },
+    { hostContext: { theme, displayMode: mode, availableDisplayModes } },
   );
   bridge.oncalltool = async (params) => {
     w.toolCalls.push({ name: params.name, arguments: params.arguments });
@@ -50,4 +55,4 @@ w.startHost = async ({ html, toolInput, toolResult, theme }) => {
   await bridge.sendToolResult(toolResult);
 };
 
-w.setTheme = (theme) => bridge?.setHostContext({ theme, displayMode: 'inline' });
+w.setTheme = (theme) => bridge?.setHostContext({ theme, displayMode: mode, availableDisplayModes });

@@ -123,6 +123,7 @@ async function openView(
   toolInput: Rec,
   toolResult: CallToolResult,
   ready = 'svg.bars g.bar',
+  displayMode: 'inline' | 'fullscreen' = 'fullscreen',
 ): Promise<{ page: Page; frame: Frame }> {
   const tab = await browser!.newPage();
   await tab.setViewport({ width: 900, height: 1400 });
@@ -138,6 +139,7 @@ async function openView(
     toolInput,
     toolResult,
     theme: 'light',
+    displayMode,
   });
   const frame = (await (await tab.waitForSelector('iframe#view'))!.contentFrame())!;
   await frame.waitForSelector(ready, { timeout: 20_000 });
@@ -155,7 +157,8 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER, '--demo'],
-    env: { ...env, REPORTS_TIMEZONE: 'UTC' },
+    // Held results in memory only: a test never writes into the user's cache folder.
+    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_RESULTS_DIR: 'off' },
     stderr: 'pipe',
   });
   client = new Client({ name: 'browser-test-host', version: '1.0.0' });
@@ -682,3 +685,133 @@ describe.skipIf(!CHROMIUM)('the result view of hotel stays in many currencies', 
 
 // Keep spawnSync referenced for the chromium version line in the log (helps reading CI output).
 if (CHROMIUM) console.error(spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? 'no chromium');
+
+/** Height of the view's content (the iframe is taller: a host sizes it to this). */
+function contentHeight(frame: Frame): Promise<number> {
+  return frame.$eval('main', (m) => Math.ceil(m.getBoundingClientRect().height));
+}
+
+/** Elements that scroll up and down inside the view (a nested scroll), named. */
+function verticalScrollers(frame: Frame): Promise<string[]> {
+  return frame.$$eval('main, main *', (els) =>
+    els
+      .filter((e) => {
+        const y = getComputedStyle(e).overflowY;
+        return (y === 'auto' || y === 'scroll') && e.scrollHeight > e.clientHeight + 1;
+      })
+      .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}`),
+  );
+}
+
+/**
+ * WCAG 2.x AA contrast of every piece of visible text in the view: its colour (an SVG text's
+ * fill) against the background it is drawn on (the nearest ancestor's background colour, alpha
+ * blended down to the page's), at least 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold).
+ * Disabled controls are exempt, as WCAG says. Computed in the page, from what it renders.
+ */
+function contrastFailures(frame: Frame): Promise<string[]> {
+  return frame.evaluate(() => {
+    const parse = (c: string): number[] => {
+      const m = /rgba?\(([^)]+)\)/.exec(c);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1]
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
+      return [p[0], p[1], p[2], p[3] ?? 1];
+    };
+    const over = (top: number[], under: number[]): number[] => {
+      const a = top[3];
+      return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1);
+    };
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el: Element): number[] => {
+      const layers: number[][] = [];
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const bg = parse(getComputedStyle(e).backgroundColor);
+        if (bg[3] > 0) layers.push(bg);
+        if (bg[3] >= 1) break;
+      }
+      let out = [255, 255, 255, 1];
+      for (const layer of layers.reverse()) out = over(layer, out);
+      return out;
+    };
+    const failures: string[] = [];
+    const seen = new Set<Element>();
+    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || seen.has(el) || !n.textContent?.trim()) continue;
+      seen.add(el);
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      if (el.closest('button:disabled, select:disabled, input:disabled')) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      const inSvg = el instanceof SVGElement;
+      const bg = background(inSvg ? (el.closest('svg')?.parentElement ?? el) : el);
+      let fg = parse(inSvg ? style.fill : style.color);
+      fg = over([fg[0], fg[1], fg[2], fg[3] * Number(style.opacity)], bg);
+      const [l1, l2] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+      const ratio = (l1 + 0.05) / (l2 + 0.05);
+      const size = Number.parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5))
+        failures.push(
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} '${n.textContent.trim().slice(0, 30)}' ${ratio.toFixed(2)}:1`,
+        );
+    }
+    return failures;
+  });
+}
+
+describe.skipIf(!CHROMIUM)('the view inline in a conversation, as directories ask', () => {
+  it('is at most 500 px high with nothing scrolling inside it, each part, in light and dark', async () => {
+    const opened = await openView(COUPONS, report, '#table tbody tr.record', 'inline');
+    try {
+      const frame = opened.frame;
+      await frame.waitForFunction(() =>
+        /^Rows 1–5 of \d+$/.test(document.getElementById('page-info')?.textContent ?? ''),
+      );
+      expect(await tableCells(frame)).toHaveLength(5);
+      for (const theme of ['light', 'dark'] as const) {
+        await opened.page.evaluate((t) => (window as unknown as { setTheme(t: string): void }).setTheme(t), theme);
+        await frame.waitForFunction((t) => (document.documentElement.dataset.theme ?? 'light') === t, {}, theme);
+        for (const tab of ['records', 'chart', 'summary']) {
+          await frame.click(`#tabs button[data-tab="${tab}"]`);
+          if (tab === 'chart') await frame.waitForSelector('svg.bars g.bar', { visible: true });
+          const height = await contentHeight(frame);
+          expect(height, `${tab}, ${theme}`).toBeLessThanOrEqual(500);
+          expect(await verticalScrollers(frame), `${tab}, ${theme}`).toEqual([]);
+          expect(await contrastFailures(frame), `${tab}, ${theme}`).toEqual([]);
+          await opened.page.screenshot({
+            path: join(ARTIFACTS, `inline-${tab}-${theme}.png`) as `${string}.png`,
+            clip: { x: 0, y: 0, width: 900, height },
+          });
+        }
+      }
+    } finally {
+      await opened.page.close();
+    }
+  });
+
+  it('the full view meets AA contrast too, in light and dark, with nothing scrolling up and down inside it', async () => {
+    const opened = await openView(COUPONS, report);
+    try {
+      for (const theme of ['light', 'dark'] as const) {
+        await opened.page.evaluate((t) => (window as unknown as { setTheme(t: string): void }).setTheme(t), theme);
+        await opened.frame.waitForFunction((t) => (document.documentElement.dataset.theme ?? 'light') === t, {}, theme);
+        expect(await verticalScrollers(opened.frame), theme).toEqual([]);
+        expect(await contrastFailures(opened.frame), theme).toEqual([]);
+      }
+    } finally {
+      await opened.page.close();
+    }
+  });
+});

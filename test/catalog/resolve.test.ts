@@ -262,14 +262,18 @@ describe('resolveInput', () => {
     expect(
       resolveInput(
         def('qlog_forward'),
-        { maxRecords: 10, fields: ['RecordLocator', ' LogDate ', 'RecordLocator'], rowLimit: 5 },
+        { maxRecords: 10, fields: ['RecordLocator', ' LogDate ', 'RecordLocator'], rowLimit: 5, fresh: true },
         UTC,
       ),
-    ).toEqual({ query: {}, controls: { maxRecords: 10, fields: ['RecordLocator', 'LogDate'], rowLimit: 5 } });
+    ).toEqual({
+      query: {},
+      controls: { maxRecords: 10, fields: ['RecordLocator', 'LogDate'], rowLimit: 5, fresh: true },
+    });
+    expect(resolveInput(def('qlog_forward'), { fresh: false }, UTC).controls).toEqual({});
     expect(resolveInput(def('qlog_forward'), {}, UTC).controls).toEqual({});
     const err = thrown(() => resolveInput(def('qlog_forward'), { Limit: '10' }, UTC));
     expect(err.message).toBe(
-      "unknown parameter 'Limit'; accepted: CompanyID, QueueEntryID, LogDateStart, LogDateEnd, maxRecords, fields, rowLimit",
+      "unknown parameter 'Limit'; accepted: CompanyID, QueueEntryID, LogDateStart, LogDateEnd, maxRecords, fields, rowLimit, fresh",
     );
     expect(thrown(() => resolveInput(def('qlog_forward'), { rowLimit: 100_001 }, UTC)).details.param).toBe('rowLimit');
   });

@@ -84,10 +84,10 @@ describe('input schema messages name the parameter, the value and what is expect
 
   it('unknown keys: names them, suggests the spelling, lists the accepted parameters', () => {
     expect(issues('air_segments_by_date', { dateStart: 'today', DateStart: 'today', DateEnd: 'today' })).toEqual([
-      "unknown parameter 'dateStart' (did you mean DateStart?); accepted: DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit",
+      "unknown parameter 'dateStart' (did you mean DateStart?); accepted: DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit, fresh",
     ]);
     expect(issues('app_users_activity', { UserName: 'a@b.c', Offset: '0' })).toEqual([
-      "unknown parameters 'UserName' (did you mean Username?), 'Offset'; accepted: Username, DateStart, DateEnd, ExcludeFrequentNonReportActivities, ExcludeEmailSubscriptions, User, maxRecords, fields, rowLimit",
+      "unknown parameters 'UserName' (did you mean Username?), 'Offset'; accepted: Username, DateStart, DateEnd, ExcludeFrequentNonReportActivities, ExcludeEmailSubscriptions, User, maxRecords, fields, rowLimit, fresh",
     ]);
     expect(issues('qlog_forward', { OwningCompanyCode: 'X' })[0]).toMatch(
       /^unknown parameter 'OwningCompanyCode'; accepted: CompanyID/,

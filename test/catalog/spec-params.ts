@@ -378,7 +378,7 @@ export const SPEC_TRANSACTIONS: Record<string, SpecTransaction> = {
 };
 
 /** The controls every report tool has, and the free-form object. */
-export const CONTROLS = ['maxRecords', 'fields', 'rowLimit'];
+export const CONTROLS = ['maxRecords', 'fields', 'rowLimit', 'fresh'];
 export const FREE_FORM = 'parameters';
 
 /** Parameters the spec types as integers or booleans (others are strings, lists, dates). */

@@ -32,7 +32,8 @@ beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER, '--demo'],
-    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_EXPORT_DIR: exportDir },
+    // Held results in memory only: a test never writes into the user's cache folder.
+    env: { ...env, REPORTS_TIMEZONE: 'UTC', REPORTS_EXPORT_DIR: exportDir, REPORTS_RESULTS_DIR: 'off' },
     stderr: 'pipe',
   });
   client = new CheckedClient({ name: 'answers', version: '1.0.0' });
@@ -281,5 +282,94 @@ describe('seven consultant questions, over stdio in demo mode', () => {
     expect(new Map(groups.map((g) => [String(g.key.OperatorCode), g.count]))).toEqual(expected);
     for (const [carrier, n] of expected) expect(q.text).toContain(`| ${carrier} | ${n} |`);
     done('air segments travelling this week per carrier (unnest)', asked);
+  });
+});
+
+/** The GDS codes the sandbox writes, and which of them hold the seat, car or room. */
+const CONFIRMED = new Set(['HK', 'TK', 'GK']);
+
+describe('questions whose numbers must mean what a travel professional means, over stdio', () => {
+  it('air segments travelling this week, per carrier: confirmed segments only', async () => {
+    const asked = newAsk();
+    const { sc, text } = await call(asked, 'air_segments_by_date', { DateStart: day(-6), DateEnd: day(0) });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    const confirmed = records.filter((r) => CONFIRMED.has(String(r.SegmentStatus)));
+    expect(confirmed.length).toBeLessThan(records.length);
+    expect(text).toContain(`Segment states: ${confirmed.length} of ${records.length} segments confirmed; `);
+    const q = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      groupBy: ['CarrierCode'],
+      limit: 1000,
+    });
+    const expected = tally(confirmed, (r) => String(r.CarrierCode));
+    const groups = q.sc.groups as Array<{ key: Rec; count: number }>;
+    expect(new Map(groups.map((g) => [String(g.key.CarrierCode), g.count]))).toEqual(expected);
+    for (const [carrier, n] of expected) expect(q.text).toContain(`| ${carrier} | ${n} |`);
+    done('air segments travelling this week per carrier (confirmed)', asked);
+  });
+
+  it('car rental cost per vendor last month, per currency: rate x periods, never the rate summed', async () => {
+    const asked = newAsk();
+    const [start, end] = monthBounds(-1);
+    const { sc, text } = await call(asked, 'car_segments_by_date', { DateStart: start, DateEnd: end });
+    expect(text).toMatch(/^- RateAmount \(a rate per rental period/m);
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    const PERIOD: Record<string, number> = { DAILY: 1, WEEKLY: 7, MONTHLY: 30 };
+    const expected = new Map<string, number>();
+    for (const r of records) {
+      const word = /^(DAILY|WEEKLY|MONTHLY) RATE /.exec(String(r.ServiceInformation))?.[1];
+      if (!CONFIRMED.has(String(r.SegmentStatus)) || !word) continue;
+      const days = Math.max(
+        1,
+        Math.ceil((Date.parse(String(r.DropOffDate)) - Date.parse(String(r.PickUpDate))) / 864e5),
+      );
+      const digits = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: String(r.CurrencyCode),
+      }).resolvedOptions().maximumFractionDigits as number;
+      const cost = Math.round(((Number(r.RateAmount) * days) / PERIOD[word]) * 10 ** digits) / 10 ** digits;
+      const key = `${r.VendorName}|${r.CurrencyCode}`;
+      expected.set(key, (expected.get(key) ?? 0) + cents(cost));
+    }
+    const q = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      groupBy: ['VendorName'],
+      aggregates: [{ fn: 'sum', field: 'EstimatedCost' }],
+      limit: 1000,
+    });
+    const groups = (q.sc.groups as Array<Rec & { key: Rec }>).filter((g) => g.sum_EstimatedCost !== null);
+    const got = new Map(
+      groups.map((g) => [`${g.key.VendorName}|${g.key.EstimatedCostCurrency}`, cents(g.sum_EstimatedCost)]),
+    );
+    expect(got).toEqual(expected);
+    done('car rental cost per vendor last month per currency', asked);
+  });
+
+  it('hotel nights per account last month: the nights that fall in the month', async () => {
+    const asked = newAsk();
+    const [start, end] = monthBounds(-1);
+    const { sc } = await call(asked, 'hotel_segments', { DateStart: start, DateEnd: end });
+    const records = await readAllRecords(client, String(sc.resourceUri));
+    const dayOf = (v: unknown) => Math.floor(Date.parse(String(v).slice(0, 10)) / 864e5);
+    const iso = (ymd: string) => `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6)}`;
+    const [from, to] = [dayOf(iso(start)), dayOf(iso(end)) + 1];
+    const expected = new Map<string, number>();
+    for (const r of records) {
+      if (!CONFIRMED.has(String(r.StatusCode)) || r.IsCancelled === true) continue;
+      const nights = Math.max(0, Math.min(dayOf(r.DepartureDate), to) - Math.max(dayOf(r.ArrivalDate), from));
+      expected.set(String(r.Account), (expected.get(String(r.Account)) ?? 0) + nights);
+    }
+    const q = await call(asked, 'query_report', {
+      resultId: sc.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'sum', field: 'NightsInWindow' }],
+      limit: 1000,
+    });
+    const groups = q.sc.groups as Array<Rec & { key: Rec }>;
+    expect(new Map(groups.map((g) => [String(g.key.Account), Number(g.sum_NightsInWindow)]))).toEqual(expected);
+    done('hotel nights per account last month (nights in the month)', asked);
   });
 });

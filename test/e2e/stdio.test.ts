@@ -23,7 +23,8 @@ const TOOLS = TOOL_NAMES;
 function env(extra: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('REPORTS_')) out[k] = v;
-  return { ...out, REPORTS_TIMEZONE: 'UTC', ...extra };
+  // Held results in memory only: a test never writes into the user's cache folder.
+  return { ...out, REPORTS_TIMEZONE: 'UTC', REPORTS_RESULTS_DIR: 'off', ...extra };
 }
 
 function alive(pid: number): boolean {

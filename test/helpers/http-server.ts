@@ -20,7 +20,8 @@ export function assertBuilt(): void {
 export function serverEnv(extra: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('REPORTS_')) out[k] = v;
-  return { ...out, REPORTS_TIMEZONE: 'UTC', ...extra };
+  // Held results in memory only: a test never writes into the user's cache folder.
+  return { ...out, REPORTS_TIMEZONE: 'UTC', REPORTS_RESULTS_DIR: 'off', ...extra };
 }
 
 export interface HttpServerProcess {

@@ -157,7 +157,11 @@ test(`${RUNS} random upstream payloads: a typed error or data, bounded, never a 
     fc.asyncProperty(scenario, async (s) => {
       current = s;
       const sentBefore = live.sent.length;
-      const result = await live.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261110' });
+      const result = await live.call('air_segments_by_date', {
+        DateStart: '20261101',
+        DateEnd: '20261110',
+        fresh: true,
+      });
       const text = textOf(result);
       for (const m of live.sent.slice(sentBefore)) {
         const bytes = Buffer.byteLength(m);

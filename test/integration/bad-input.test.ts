@@ -16,7 +16,8 @@ const ymd = (offset = 0) =>
   new Date((Math.floor(Date.now() / DAY_MS) + offset) * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '');
 const NOTHING_SENT = 'Nothing was sent to the service; correct the argument and call again.';
 const SCHEMA = (tool: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `;
-const AIR_ACCEPTED = 'DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit';
+const AIR_ACCEPTED =
+  'DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit, fresh';
 
 /** Every text a result of this file returned, checked for the API key at the end. */
 const texts: string[] = [];

@@ -226,6 +226,52 @@ describe('cities, not airports', () => {
   });
 });
 
+describe('the airports reference table', () => {
+  it('every caller has airports: airport, city, country, time zone, name', async () => {
+    const r = await s.call('sql_query', {
+      sql:
+        "SELECT airport, city, country, time_zone FROM airports WHERE airport IN ('JFK', 'LGA', 'EWR', 'NRT', " +
+        "'HND', 'LHR', 'SIN') ORDER BY airport",
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { rows: Rec[] }).rows.map((x) => Object.values(x).join(' '));
+    expect(rows).toEqual([
+      'EWR NYC US America/New_York',
+      'HND TYO JP Asia/Tokyo',
+      'JFK NYC US America/New_York',
+      'LGA NYC US America/New_York',
+      'LHR LON GB Europe/London',
+      'NRT TYO JP Asia/Tokyo',
+      'SIN SIN SG Asia/Singapore',
+    ]);
+  });
+
+  it('a statement comparing a city code with an airport code is answered with a note naming OffCity', async () => {
+    const { head } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const flights = await report('air_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
+    const [ht, ft] = [head, flights.head].map((h) => (h as unknown as { table: string }).table);
+    const r = await s.call('sql_query', {
+      sql: `SELECT COUNT(*) AS n FROM ${ht} h JOIN ${ft} f ON f.RecordLocator = h.RecordLocator AND h.CityCode = f.OffPoint`,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(textOf(r)).toContain(
+      'This statement compares a city code (CityCode: NYC, LON) with an airport code (OffPoint: JFK, LHR)',
+    );
+    // Joined through the airports table, the same stays as on OffCity.
+    const a = await s.call('sql_query', {
+      sql:
+        `SELECT COUNT(*) AS n FROM ${ht} h JOIN ${ft} f ON f.RecordLocator = h.RecordLocator ` +
+        'JOIN airports a ON a.airport = f.OffPoint WHERE a.city = h.CityCode',
+    });
+    const b = await s.call('sql_query', {
+      sql: `SELECT COUNT(*) AS n FROM ${ht} h JOIN ${ft} f ON f.RecordLocator = h.RecordLocator AND h.CityCode = f.OffCity`,
+    });
+    const n = (x: typeof a) => (x.structuredContent as { rows: Array<{ n: number }> }).rows[0].n;
+    expect(n(a)).toBe(n(b));
+    expect(n(a)).toBeGreaterThan(n(r));
+  });
+});
+
 describe('nights in the period', () => {
   it('hotel nights per account last month count the nights that fall in October', async () => {
     const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });

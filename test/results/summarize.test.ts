@@ -259,7 +259,7 @@ describe('amounts and their currencies', () => {
       records,
     });
     expect(text).toContain(
-      '- RateAmount: sum per CurrencyCode (never added across currencies): GBP 150.5, (none) 1.1, USD 200.25',
+      '- RateAmount: sum per CurrencyCode (never added across currencies): GBP 150.50, (none) 1.10, USD 200.25',
     );
     expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1 EUR');
   });

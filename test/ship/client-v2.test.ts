@@ -16,7 +16,8 @@ let client: Client;
 beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SERVER, '--demo', '--timezone', 'UTC'],
+    // Held results in memory only: a test never writes into the user's cache folder.
+    args: [SERVER, '--demo', '--timezone', 'UTC', '--results-dir', 'off'],
     stderr: 'pipe',
   });
   client = new Client({ name: 'sdk-v2-client', version: '2.0.0' });

@@ -16,11 +16,15 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
 
 async function inspector(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [INSPECTOR, 'node', SERVER, '--demo', ...args], {
-    cwd: path.join(ROOT, 'test'),
-    timeout: 60_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [INSPECTOR, 'node', SERVER, '--demo', '--results-dir', 'off', ...args],
+    {
+      cwd: path.join(ROOT, 'test'),
+      timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 

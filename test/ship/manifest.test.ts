@@ -69,6 +69,24 @@ describe('manifest.json', () => {
     });
   });
 
+  it('names the README\'s "Privacy and data" section as its privacy policy', () => {
+    expect(manifest.privacy_policies).toEqual([`https://www.npmjs.com/package/${pkg.name}#privacy-and-data`]);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    // The anchor is the heading's, as GitHub and npm make it.
+    expect(readme).toMatch(/^## Privacy and data$/m);
+    const section = readme.slice(readme.indexOf('## Privacy and data'));
+    const body = section.slice(0, section.indexOf('\n## ', 5));
+    for (const topic of [
+      'What is sent, and where',
+      'What is held',
+      'For how long',
+      'Encrypted how',
+      'Who can read it',
+      'How to delete it',
+    ])
+      expect(body, topic).toContain(`**${topic}.**`);
+  });
+
   it('icon.png is the drawn icon, a 512x512 PNG', () => {
     const icon = readFileSync(path.join(ROOT, manifest.icon));
     expect(icon.equals(drawIcon())).toBe(true);
@@ -88,6 +106,8 @@ describe('manifest.json', () => {
       'redact_pii',
       'max_records',
       'export_dir',
+      'results_dir',
+      'results_disk_mb',
     ]);
     for (const [key, entry] of Object.entries(config)) {
       expect(entry.title, key).toEqual(expect.any(String));
@@ -98,6 +118,10 @@ describe('manifest.json', () => {
     expect(Object.values(config).filter((e) => e.sensitive)).toHaveLength(1);
     expect(config.max_records.default).toBe(50000);
     expect(config.redact_pii.default).toBe(false);
+    expect(config.results_disk_mb.default).toBe(1024);
+    // A text, not a folder picker: `off` keeps results in memory only.
+    expect(config.results_dir.type).toBe('string');
+    expect(config.results_dir.description).toContain('`off`');
     const envNames = new Set(VARIABLES.map((v) => v.env));
     for (const s of DESKTOP_SETTINGS) expect(envNames.has(s.env), s.env).toBe(true);
     expect(manifest.server.mcp_config.env).toEqual(
@@ -128,6 +152,7 @@ describe('user settings as a desktop host passes them', () => {
     expect(config.maxRecords).toBe(50000);
     expect(config.redactPii).toBe(false);
     expect(config.owningCompanyCodes).toBeUndefined();
+    expect(config.resultsDiskBytes).toBe(1024 * 1024 * 1024);
   });
 
   it('filled settings reach the configuration', async () => {
@@ -141,8 +166,12 @@ describe('user settings as a desktop host passes them', () => {
       redact_pii: true,
       max_records: 1200,
       export_dir: '/home/u/exports',
+      results_dir: 'off',
+      results_disk_mb: 64,
     });
     const { config } = loadConfig(resolved.env!);
+    expect(config.resultsDir).toBeUndefined();
+    expect(config.resultsDiskBytes).toBe(64 * 1024 * 1024);
     expect(config).toMatchObject({
       demo: false,
       baseUrl: 'https://reports.example.com/api',

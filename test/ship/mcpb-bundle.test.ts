@@ -5,7 +5,8 @@
  * driven by a real MCP client in demo mode.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { SERVER_DIR } from '../../scripts/bundle-server.js';
+import { checkBundleZip } from '../../scripts/bundle-zip.js';
 import { checkStaged, packBundle, ROOT, readManifest } from '../../scripts/mcpb.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 
@@ -29,6 +31,14 @@ async function filesUnder(dir: string): Promise<string[]> {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
+}
+
+/** `bytes` with every occurrence of `from` replaced by `to` (the same length). */
+function replaceAll(bytes: Buffer, from: string, to: string): Buffer {
+  const out = Buffer.from(bytes);
+  const needle = Buffer.from(from);
+  for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) out.write(to, i);
+  return out;
 }
 
 beforeAll(async () => {
@@ -59,6 +69,44 @@ describe('npm run pack', () => {
     expect(packed).toBeLessThan(server);
   });
 
+  it('writes its SHA-256 beside it, as sha256sum -c reads it', async () => {
+    const line = await readFile(`${mcpbFile}.sha256`, 'utf8');
+    const digest = createHash('sha256')
+      .update(await readFile(mcpbFile))
+      .digest('hex');
+    expect(line).toBe(`${digest}  ${path.basename(mcpbFile)}\n`);
+    const { stdout } = await run('sha256sum', ['-c', `${path.basename(mcpbFile)}.sha256`], { cwd: work });
+    expect(stdout.trim()).toBe(`${path.basename(mcpbFile)}: OK`);
+  });
+
+  it('checks the zip strictly: exactly the staged files, byte for byte, safe names, nothing after its end', async () => {
+    const staging = path.join(work, 'staging');
+    await expect(checkBundleZip(mcpbFile, staging)).resolves.toBeUndefined();
+    const bytes = await readFile(mcpbFile);
+    const variant = async (name: string, content: Buffer) => {
+      const file = path.join(work, name);
+      await writeFile(file, content);
+      return file;
+    };
+    // A signature block (or any bytes) after the end record, as mcpb sign appends one.
+    const signed = await variant('signed.mcpb', Buffer.concat([bytes, Buffer.from('MCPB_SIG_V1...MCPB_SIG_END')]));
+    await expect(checkBundleZip(signed, staging)).rejects.toThrow(/does not end with a zip end record/);
+    // An entry whose name climbs out of the folder (icon.png renamed ../a.png in the headers).
+    const climbing = await variant('climbing.mcpb', replaceAll(bytes, 'icon.png', '../a.png'));
+    await expect(checkBundleZip(climbing, staging)).rejects.toThrow(/\.\.\/a\.png|invalid relative path/);
+    // A staged file the zip lacks, and an entry that was not staged.
+    const more = path.join(work, 'staging-more');
+    await cp(staging, more, { recursive: true });
+    await writeFile(path.join(more, 'extra.txt'), 'x');
+    await expect(checkBundleZip(mcpbFile, more)).rejects.toThrow('lacks extra.txt');
+    await rm(path.join(more, 'extra.txt'));
+    await rm(path.join(more, 'icon.png'));
+    await expect(checkBundleZip(mcpbFile, more)).rejects.toThrow('icon.png is not a file of the staged folder');
+    // A staged file changed after packing.
+    await writeFile(path.join(more, 'icon.png'), Buffer.from('not the icon'));
+    await expect(checkBundleZip(mcpbFile, more)).rejects.toThrow('icon.png differs from the staged file');
+  });
+
   it('the unpacked manifest passes the mcpb CLI validator', async () => {
     const cli = path.join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
     const { stdout } = await run(process.execPath, [cli, 'validate', path.join(unpacked, 'manifest.json')]);
@@ -79,7 +127,8 @@ describe('npm run pack', () => {
       manifest,
       extensionPath: unpacked,
       systemDirs: { HOME: work, DOWNLOADS: work, DESKTOP: work, DOCUMENTS: work },
-      userConfig: { timezone: 'UTC', max_records: 300 },
+      // Held results in a folder of the test's own, never the user's cache folder.
+      userConfig: { timezone: 'UTC', max_records: 300, results_dir: path.join(work, 'results') },
       pathSeparator: path.sep,
     });
     expect(resolved?.args).toEqual([path.join(unpacked, 'server', 'index.mjs')]);

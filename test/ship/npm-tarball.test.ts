@@ -56,7 +56,12 @@ describe('npm pack tarball', () => {
   });
 
   it('its bin runs --demo and answers tools/list', async () => {
-    const transport = new StdioClientTransport({ command: bin, args: ['--demo'], stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: bin,
+      // Held results in memory only: a test never writes into the user's cache folder.
+      args: ['--demo', '--results-dir', 'off'],
+      stderr: 'pipe',
+    });
     const client = new CheckedClient({ name: 'tarball-user', version: '1.0.0' });
     try {
       await client.connect(transport);

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { type Config, ConfigError, loadConfig, secretsOf, VARIABLES } from '../../src/config.js';
+import { type Config, ConfigError, defaultResultsDir, loadConfig, secretsOf, VARIABLES } from '../../src/config.js';
 
 const LIVE = {
   REPORTS_BASE_URL: 'https://reports.example.com/api',
@@ -51,6 +51,8 @@ describe('loadConfig', () => {
       oidcAudience: undefined,
       redisUrl: undefined,
       exportDir: join(homedir(), 'Downloads', 'travel-reports'),
+      resultsDir: defaultResultsDir({}, process.platform, homedir()),
+      resultsDiskBytes: 1024 * 1024 * 1024,
     } satisfies Config);
   });
 
@@ -78,6 +80,8 @@ describe('loadConfig', () => {
       REPORTS_OIDC_AUDIENCE: 'api://travel-reports',
       REPORTS_REDIS_URL: 'redis://:pw-redis@127.0.0.1:6379/0',
       REPORTS_EXPORT_DIR: '/data/exports',
+      REPORTS_RESULTS_DIR: '/data/results',
+      REPORTS_RESULTS_DISK_MB: '10',
     });
     expect(config).toEqual({
       baseUrl: 'https://reports.example.com/api/v2',
@@ -104,8 +108,28 @@ describe('loadConfig', () => {
       oidcAudience: 'api://travel-reports',
       redisUrl: 'redis://:pw-redis@127.0.0.1:6379/0',
       exportDir: '/data/exports',
+      resultsDir: '/data/results',
+      resultsDiskBytes: 10 * 1024 * 1024,
     } satisfies Config);
     expect(secretsOf(config)).toEqual(['k3y-s3cret-value', 'tok-abcdef', 'pw-redis']);
+  });
+
+  test("REPORTS_RESULTS_DIR: off keeps results in memory; by default the platform's cache folder", () => {
+    expect(loadConfig({ REPORTS_RESULTS_DIR: 'off' }).config.resultsDir).toBeUndefined();
+    expect(loadConfig({ REPORTS_RESULTS_DIR: 'OFF' }).config.resultsDir).toBeUndefined();
+    expect(() => loadConfig({ REPORTS_RESULTS_DIR: 'relative/dir' })).toThrow(
+      "REPORTS_RESULTS_DIR: 'relative/dir' is not valid; expected an absolute folder path, or off",
+    );
+    expect(() => loadConfig({ REPORTS_RESULTS_DISK_MB: '0' })).toThrow('REPORTS_RESULTS_DISK_MB');
+    const home = '/home/ana';
+    expect(defaultResultsDir({}, 'linux', home)).toBe('/home/ana/.cache/travel-reports-mcp');
+    expect(defaultResultsDir({ XDG_CACHE_HOME: '/xdg' }, 'linux', home)).toBe('/xdg/travel-reports-mcp');
+    // XDG: a relative path is to be ignored.
+    expect(defaultResultsDir({ XDG_CACHE_HOME: 'rel' }, 'linux', home)).toBe('/home/ana/.cache/travel-reports-mcp');
+    expect(defaultResultsDir({}, 'darwin', home)).toBe('/home/ana/Library/Caches/travel-reports-mcp');
+    expect(defaultResultsDir({ LOCALAPPDATA: '/c/Users/ana/AppData/Local' }, 'win32', home)).toBe(
+      join('/c/Users/ana/AppData/Local', 'travel-reports-mcp', 'Cache'),
+    );
   });
 
   test('booleans accept true/1/yes/on and false/0/no/off, any case; HTTP port alone binds loopback', () => {

@@ -1,0 +1,460 @@
+/**
+ * Held results that outlive a restart (stdio mode; docs/held-results.md): the in-memory store
+ * holds and answers as before, and every result it holds is also written, sealed
+ * (disk/sealed-file.ts), to this key's subfolder of REPORTS_RESULTS_DIR. Start-up reads only
+ * each result's small description (its `.meta` file); a result's records (`.data`) are read
+ * back on its first use. A result's last use is its `.meta` file's modification time, so a
+ * restarted server, and the disk budget, know it without reading the result.
+ *
+ * Nothing here ever fails a call: a write that fails leaves the result in memory (said once in
+ * the log); a file that cannot be read is dropped with a log line and the others still load.
+ */
+import { readdir, stat, unlink, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { quote, ReportsError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { FolderKey } from './disk/folder-key.js';
+import { readSealedJson, readSealedRecords, writeSealedJson, writeSealedRecords } from './disk/sealed-file.js';
+import type { HeldResults, ResultInfo } from './held-results.js';
+import type { DropListener, NewResult, ResultPatch, ResultStore, StoredResult } from './store.js';
+
+/** What a `.meta` file holds: the result without its records, and how many records its `.data` has. */
+interface KeptMeta extends Omit<StoredResult, 'records'> {
+  v: 1;
+  recordCount: number;
+}
+
+interface Kept {
+  meta: KeptMeta;
+  /** Last use (ms): the `.meta` file's modification time. */
+  lastUsed: number;
+  /** When the `.meta` file's time was last set. */
+  touched: number;
+  bytes: number;
+}
+
+/** A file left by another key (or an unknown one) is deleted past the longest TTL a server may have. */
+const LONGEST_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A temporary or half-written file older than this is a failed write's leftover. */
+const LEFTOVER_MS = 60 * 60 * 1000;
+
+export interface DiskStoreOptions {
+  /** The store that holds and answers (its budget and TTL apply as before). */
+  memory: ResultStore;
+  /** REPORTS_RESULTS_DIR. */
+  root: string;
+  key: FolderKey;
+  /** REPORTS_RESULTS_DISK_MB, in bytes. */
+  maxBytes: number;
+  log: Logger;
+  /** Wall clock (ms): kept files carry it, read again by the next process. */
+  now?: () => number;
+}
+
+export class DiskStore implements HeldResults {
+  private readonly memory: ResultStore;
+  private readonly root: string;
+  private readonly folder: string;
+  private readonly key: Buffer;
+  private readonly maxBytes: number;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  /** Results kept on disk, by id. */
+  private readonly kept = new Map<string, Kept>();
+  /** Reads of kept records in progress, so two first uses read once. */
+  private readonly reading = new Map<string, Promise<StoredResult>>();
+  /** The latest write asked for each result, and whether a write still owed must include its records. */
+  private readonly versions = new Map<string, number>();
+  private readonly owesRecords = new Set<string>();
+  /** Writes run one at a time, in order. */
+  private writes: Promise<void> = Promise.resolve();
+  private writeFailureSaid = false;
+  private readonly sweeper: NodeJS.Timeout;
+  readonly ready: Promise<void>;
+
+  constructor(options: DiskStoreOptions) {
+    this.memory = options.memory;
+    this.root = options.root;
+    this.folder = options.key.folder;
+    this.key = options.key.key;
+    this.maxBytes = options.maxBytes;
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+    // Expired, deleted: gone from disk too. Dropped for the memory budget: still kept, read back when next used.
+    this.memory.onDropped((r, reason) => {
+      if (reason !== 'expired' && reason !== 'deleted') return;
+      // A write still queued for it finds no version and does nothing.
+      this.versions.delete(r.id);
+      this.forget(r.id);
+    });
+    this.ready = this.loadIndex().catch((err) => this.log(`kept results could not be listed: ${message(err)}`));
+    const ttl = this.memory.ttlMs;
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(1_000, ttl / 10)));
+    this.sweeper.unref();
+  }
+
+  get ttlMs(): number {
+    return this.memory.ttlMs;
+  }
+
+  async put(input: NewResult): Promise<StoredResult> {
+    await this.ready;
+    const result = this.memory.put(input);
+    this.schedule(result, true);
+    return result;
+  }
+
+  async get(id: string): Promise<StoredResult> {
+    await this.ready;
+    if (this.memory.has(id)) {
+      const result = this.memory.get(id);
+      this.used(id);
+      return result;
+    }
+    const kept = this.kept.get(id);
+    if (kept && !this.expired(kept)) return this.readBack(id, kept);
+    if (kept) this.expire(id, kept);
+    return this.memory.get(id);
+  }
+
+  async update(id: string, patch: ResultPatch): Promise<StoredResult> {
+    await this.get(id);
+    const result = this.memory.update(id, patch);
+    this.schedule(result, !!patch.records);
+    return result;
+  }
+
+  async list(owner?: string): Promise<ResultInfo[]> {
+    await this.ready;
+    const held = this.memory.list() as ResultInfo[];
+    const shown = new Set(held.map((r) => r.id));
+    const out = [...held];
+    for (const [id, kept] of this.kept) {
+      if (shown.has(id) || (owner !== undefined && kept.meta.owner !== owner)) continue;
+      if (this.expired(kept)) this.expire(id, kept);
+      else out.push(infoOf(kept.meta));
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  setExternalBytes(id: string, bytes: number): void {
+    this.memory.setExternalBytes(id, bytes);
+  }
+
+  onDropped(listener: DropListener): void {
+    this.memory.onDropped(listener);
+  }
+
+  /** Waits for the writes (and deletions) asked so far. */
+  async flush(): Promise<void> {
+    await this.ready;
+    let writes: Promise<void>;
+    do {
+      writes = this.writes;
+      await writes;
+    } while (writes !== this.writes);
+  }
+
+  /** Stops the expiry sweep and waits for the writes asked so far (a server stopping keeps what it holds). */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.flush();
+  }
+
+  /** Bytes of this folder's kept results (for tests and the log). */
+  get keptBytes(): number {
+    let n = 0;
+    for (const k of this.kept.values()) n += k.bytes;
+    return n;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  private async loadIndex(): Promise<void> {
+    const names = await readdir(this.folder);
+    const metas = names.filter((n) => n.endsWith('.meta'));
+    const files = new Set(names);
+    for (const name of metas) {
+      const stem = name.slice(0, -'.meta'.length);
+      const path = join(this.folder, name);
+      try {
+        if (!files.has(`${stem}.data`)) throw new Error('its records file is missing');
+        const [metaStat, dataStat] = await Promise.all([stat(path), stat(join(this.folder, `${stem}.data`))]);
+        const meta = checkMeta(await readSealedJson(path, this.key, `meta:${idOfStem(stem)}`), stem);
+        const kept: Kept = {
+          meta,
+          lastUsed: metaStat.mtimeMs,
+          touched: metaStat.mtimeMs,
+          bytes: metaStat.size + dataStat.size,
+        };
+        this.memory.noteTable(meta.owner, meta.table);
+        if (this.expired(kept)) {
+          this.kept.set(meta.id, kept);
+          this.expire(meta.id, kept);
+        } else this.kept.set(meta.id, kept);
+      } catch (err) {
+        this.log(`kept result file ${name} could not be read and is dropped: ${message(err)}`);
+        await removeStem(this.folder, stem);
+      }
+    }
+    await this.removeLeftovers(names, files);
+    await this.fitDisk();
+  }
+
+  /** A kept result's records, read back into memory on its first use. */
+  private readBack(id: string, kept: Kept): Promise<StoredResult> {
+    let reading = this.reading.get(id);
+    if (!reading) {
+      reading = (async () => {
+        const path = join(this.folder, `${stemOf(id)}.data`);
+        let records: Record<string, unknown>[];
+        try {
+          records = await readSealedRecords(path, this.key, `data:${id}`);
+          if (records.length !== kept.meta.recordCount)
+            throw new Error(`it holds ${records.length} records, not ${kept.meta.recordCount}`);
+        } catch (err) {
+          this.log(`kept result ${id} (${kept.meta.report}) could not be read and is dropped: ${message(err)}`);
+          this.forget(id);
+          throw new ReportsError(
+            'not_found',
+            `No result ${quote(id)} is held: its copy kept on disk could not be read (damaged), so it was dropped. ` +
+              `Run ${kept.meta.report} again for a new resultId.`,
+            { goneOwner: kept.meta.owner },
+          );
+        }
+        const { v: _v, recordCount: _n, bytes: _b, recordBytes: _r, ...rest } = kept.meta;
+        const result = this.memory.restore({ ...rest, records });
+        this.used(id);
+        return result;
+      })().finally(() => this.reading.delete(id));
+      this.reading.set(id, reading);
+    }
+    return reading;
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  /** Writes `result` after what is already queued; a later version of it supersedes this one. */
+  private schedule(result: StoredResult, withRecords: boolean): void {
+    const version = (this.versions.get(result.id) ?? 0) + 1;
+    this.versions.set(result.id, version);
+    if (withRecords) this.owesRecords.add(result.id);
+    // Its last use is now, when it was held, not when its turn to be written comes.
+    const at = this.now();
+    this.writes = this.writes.then(() => this.write(result, version, at)).catch((err) => this.writeFailed(result, err));
+  }
+
+  private async write(result: StoredResult, version: number, at: number): Promise<void> {
+    const { id } = result;
+    // Superseded by a later version, or dropped (expired, deleted) before its turn came.
+    if (this.versions.get(id) !== version) return;
+    const stem = stemOf(id);
+    const withRecords = this.owesRecords.has(id) || !this.kept.has(id);
+    const dataPath = join(this.folder, `${stem}.data`);
+    const metaPath = join(this.folder, `${stem}.meta`);
+    // From here the copy on disk is not this result's until both files are written.
+    this.kept.delete(id);
+    const dataBytes = withRecords
+      ? await writeSealedRecords(dataPath, this.key, `data:${id}`, result.records)
+      : (await stat(dataPath)).size;
+    this.owesRecords.delete(id);
+    const meta = metaOf(result);
+    const metaBytes = await writeSealedJson(metaPath, this.key, `meta:${id}`, meta);
+    const lastUsed = at;
+    await utimes(metaPath, lastUsed / 1000, lastUsed / 1000);
+    this.kept.set(id, { meta, lastUsed, touched: lastUsed, bytes: metaBytes + dataBytes });
+    // Dropped while it was written: its files go too.
+    if (!this.versions.has(id)) this.forget(id);
+    else await this.fitDisk(id);
+  }
+
+  private writeFailed(result: StoredResult, err: unknown): void {
+    // A partial copy never answers: both files go, the result stays in memory.
+    this.forget(result.id);
+    if (this.writeFailureSaid) return;
+    this.writeFailureSaid = true;
+    this.log(
+      `held results cannot be kept on disk in ${this.root} (${message(err)}): they stay in memory only, until ` +
+        'the server stops; check REPORTS_RESULTS_DIR (this is said once)',
+    );
+  }
+
+  // ---- use, expiry, budget ---------------------------------------------------------------------
+
+  private used(id: string): void {
+    const kept = this.kept.get(id);
+    if (!kept) return;
+    const now = this.now();
+    kept.lastUsed = now;
+    // The file's time is the use the next process sees: set at most every tenth of the TTL.
+    if (now - kept.touched < Math.min(60_000, this.memory.ttlMs / 10)) return;
+    kept.touched = now;
+    const path = join(this.folder, `${stemOf(id)}.meta`);
+    void utimes(path, now / 1000, now / 1000).catch(() => {});
+  }
+
+  private expired(kept: Kept): boolean {
+    return kept.lastUsed + this.memory.ttlMs <= this.now();
+  }
+
+  private expire(id: string, kept: Kept): void {
+    this.memory.noteGone(id, { owner: kept.meta.owner, report: kept.meta.report, reason: 'expired' });
+    this.forget(id);
+  }
+
+  /** Its files deleted, after the writes queued (so no write puts them back); a failure to delete
+   *  is found again at the next start. */
+  private forget(id: string): void {
+    this.kept.delete(id);
+    const stem = stemOf(id);
+    this.writes = this.writes.then(() => removeStem(this.folder, stem));
+  }
+
+  private async sweep(): Promise<void> {
+    this.memory.list();
+    for (const [id, kept] of this.kept) if (!this.memory.has(id) && this.expired(kept)) this.expire(id, kept);
+  }
+
+  /**
+   * Keeps the whole folder (every key's results) within REPORTS_RESULTS_DISK_MB: the least
+   * recently used first, by their `.meta` file's time (this key's by the use seen here). A
+   * result that alone exceeds the budget is not kept (it stays in memory).
+   */
+  private async fitDisk(justWritten?: string): Promise<void> {
+    const groups = await this.folderGroups();
+    let total = groups.reduce((n, g) => n + g.bytes, 0);
+    if (total <= this.maxBytes) return;
+    groups.sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const g of groups) {
+      if (total <= this.maxBytes) break;
+      if (g.id !== undefined && g.id === justWritten) continue;
+      total -= g.bytes;
+      if (g.id !== undefined) {
+        const kept = this.kept.get(g.id);
+        this.log(
+          `kept result ${g.id} (${kept?.meta.report ?? 'unknown'}) deleted from disk to stay within ` +
+            `REPORTS_RESULTS_DISK_MB (${Math.round(this.maxBytes / 1_048_576)} MB), the least recently used first` +
+            `${this.memory.has(g.id) ? '; it stays in memory' : ''}`,
+        );
+        this.kept.delete(g.id);
+      }
+      await Promise.all(g.paths.map((p) => unlink(p).catch(() => {})));
+    }
+    // The one just written does not fit the budget even alone.
+    if (total > this.maxBytes && justWritten && this.kept.has(justWritten)) {
+      this.log(
+        `result ${justWritten} is larger than REPORTS_RESULTS_DISK_MB (${Math.round(this.maxBytes / 1_048_576)} MB) ` +
+          'on disk: it is held in memory only',
+      );
+      this.forget(justWritten);
+    }
+  }
+
+  /** Every result's files in the folder, this key's and others', with their size and last use. */
+  private async folderGroups(): Promise<{ id?: string; paths: string[]; bytes: number; lastUsed: number }[]> {
+    const out = new Map<string, { id?: string; paths: string[]; bytes: number; lastUsed: number }>();
+    const subfolders = (await readdir(this.root, { withFileTypes: true })).filter((e) => e.isDirectory());
+    for (const sub of subfolders) {
+      const dir = join(this.root, sub.name);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) {
+        const path = join(dir, name);
+        const s = await stat(path).catch(() => undefined);
+        if (!s?.isFile()) continue;
+        const stem = name.replace(/\.(meta|data)$/, '');
+        const group = out.get(join(dir, stem)) ?? { paths: [], bytes: 0, lastUsed: 0 };
+        group.paths.push(path);
+        group.bytes += s.size;
+        // A result's last use is its description's time; a file without one, its own.
+        if (name.endsWith('.meta')) group.lastUsed = s.mtimeMs;
+        else if (!names.includes(`${stem}.meta`)) group.lastUsed = Math.max(group.lastUsed, s.mtimeMs);
+        if (dir === this.folder && name.endsWith('.meta')) {
+          const id = idOfStem(stem);
+          const kept = this.kept.get(id);
+          if (kept) {
+            group.id = id;
+            group.lastUsed = kept.lastUsed;
+          }
+        }
+        out.set(join(dir, stem), group);
+      }
+    }
+    return [...out.values()];
+  }
+
+  /** Temporary files of failed writes, records without a description, other keys' results past any TTL. */
+  private async removeLeftovers(names: string[], files: Set<string>): Promise<void> {
+    const now = this.now();
+    for (const name of names) {
+      const orphan = name.endsWith('.data') && !files.has(`${name.slice(0, -'.data'.length)}.meta`);
+      if (!orphan && !name.endsWith('.tmp')) continue;
+      const s = await stat(join(this.folder, name)).catch(() => undefined);
+      if (s && now - s.mtimeMs > LEFTOVER_MS) await unlink(join(this.folder, name)).catch(() => {});
+    }
+    for (const sub of await readdir(this.root, { withFileTypes: true })) {
+      const dir = join(this.root, sub.name);
+      if (!sub.isDirectory() || dir === this.folder) continue;
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        const s = await stat(join(dir, name)).catch(() => undefined);
+        if (s && now - s.mtimeMs > LONGEST_TTL_MS) await unlink(join(dir, name)).catch(() => {});
+      }
+    }
+  }
+}
+
+/** File names: the id's bytes in hex, so names differ on file systems that ignore case. */
+function stemOf(id: string): string {
+  return Buffer.from(id.slice(2), 'base64url').toString('hex');
+}
+
+function idOfStem(stem: string): string {
+  return `r_${Buffer.from(stem, 'hex').toString('base64url')}`;
+}
+
+function metaOf(result: StoredResult): KeptMeta {
+  const { records, ...rest } = result;
+  const meta: KeptMeta = { v: 1, ...rest, recordCount: records.length };
+  // With masking on, the parameters as sent may name a traveller: only the masked ones are
+  // kept, and the result read back cannot be continued (docs/held-results.md).
+  if (!sameQuery(result.query, result.sentQuery)) {
+    meta.sentQuery = result.query;
+    meta.sentQueryWithheld = true;
+  }
+  return meta;
+}
+
+function infoOf(meta: KeptMeta): ResultInfo {
+  const { v: _v, recordCount: _n, ...info } = meta;
+  return info;
+}
+
+function sameQuery(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** A `.meta` file's content, checked to be one (the file authenticated: this is against our own mistakes). */
+function checkMeta(value: unknown, stem: string): KeptMeta {
+  const m = value as Partial<KeptMeta> | null;
+  const ok =
+    !!m &&
+    m.v === 1 &&
+    m.id === idOfStem(stem) &&
+    typeof m.owner === 'string' &&
+    typeof m.report === 'string' &&
+    typeof m.table === 'string' &&
+    Array.isArray(m.held) &&
+    typeof m.recordCount === 'number' &&
+    typeof m.updatedAt === 'number';
+  if (!ok) throw new Error('its description is not one this version writes');
+  return m as KeptMeta;
+}
+
+async function removeStem(folder: string, stem: string): Promise<void> {
+  await Promise.all(['meta', 'data'].map((ext) => unlink(join(folder, `${stem}.${ext}`)).catch(() => {})));
+}
+
+function message(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(err);
+}
