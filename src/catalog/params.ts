@@ -10,7 +10,7 @@ export interface ParamOptions {
 }
 
 /** The date forms a tool accepts, as the descriptions and messages spell them. */
-export const DATE_FORMS = 'YYYYMMDD or today±N';
+export const DATE_FORMS = 'YYYYMMDD, today±N';
 export const DATE_FORMS_LONG = 'YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N';
 
 /** Syntax of a date argument; whether it is a real calendar date is checked in resolve.ts. */
@@ -22,9 +22,11 @@ export function date(description: string, opts: ParamOptions = {}): ParamSpec {
 
 /** `${prefix}Start` and `${prefix}End`, in that order (resolve.ts checks end >= start). */
 export function dateRange(prefix: string, what: string, opts: ParamOptions = {}): Record<string, ParamSpec> {
+  // "Date from" says nothing "From" does not (the answer says which date was filtered).
+  const say = what === 'Date' ? '' : `${what} `;
   return {
-    [`${prefix}Start`]: date(`${what} from`, opts),
-    [`${prefix}End`]: date(`${what} to`, opts),
+    [`${prefix}Start`]: date(`${say}from`, opts),
+    [`${prefix}End`]: date(`${say}to`, opts),
   };
 }
 
@@ -98,10 +100,9 @@ export const LOAD_OPTIONS = [
 /** What each LoadOptions value brings, as the service answers (docs/upstream.md): the list of
  *  its name, but AccountValue (AccountLocations); All also adds three lists no option names. */
 export const loadOptions = list(
-  `Lists to load, each by its name: ${LOAD_OPTIONS.slice(0, -1)
+  `Lists: ${LOAD_OPTIONS.slice(0, -1)
     .map((o) => (o === 'AccountValue' ? `${o} (AccountLocations)` : o))
-    .join(', ')}; ` +
-    'All: every list, with ServiceWarnings, AirlineTicketingDues (ticketing deadlines), CarbonEmissions',
+    .join(', ')}; All adds ServiceWarnings, AirlineTicketingDues, CarbonEmissions`,
   { items: LOAD_OPTIONS },
 );
 

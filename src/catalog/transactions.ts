@@ -32,7 +32,7 @@ function marks(letters: string): TransactionDef['marks'] {
 }
 
 const FREE_FORM_NOTE =
-  "The service does not publish this report's parameters, so which ones it accepts is unknown: pass them in `parameters`";
+  'The service does not publish its parameters (which it accepts is unknown): pass them in `parameters`';
 
 /** The follow-ups about travel count confirmed segments only (results/derived.ts). */
 const CONFIRMED = [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }] as const;
@@ -44,7 +44,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     title: 'Booking details',
     description:
       'Bookings (PNR) in full: passengers, itinerary, phones, notepads, remarks, tickets, versions, e-mails. ' +
-      'Identify by RecordLocator (a list reads several at once; PNRCreationDate if reused), ServiceRef or VendorLocators; LoadOptions picks lists. ' +
+      'By RecordLocator (one or a list; PNRCreationDate if reused), ServiceRef or VendorLocators; LoadOptions picks lists. ' +
       'For only its segments and coupons use pnr_segments.',
     path: '/BookingDetails',
     verbs: 'GET',
@@ -78,7 +78,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     params: {
       ServiceRef: integer('Booking id (ServiceRef)'),
       LoadOptions: loadOptions,
-      RecordLocator: list('Booking locators (PNR), e.g. ABC123, up to 100'),
+      RecordLocator: list('Locators (PNR), e.g. ABC123, up to 100'),
       PNRCreationDate: date('Booking creation date'),
       RequestConsultantID: requestConsultantId,
       OwningCompanyCode: companyScope.OwningCompanyCode,
@@ -239,7 +239,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
     transaction: 'PNRSegments',
     title: 'PNR segments',
     description:
-      "Bookings' segments (air with seats, car, hotel, passive) with tickets, coupons and airline locators, for one or a list of locators. " +
+      "Bookings' segments (air with seats, car, hotel, passive) with tickets, coupons and airline locators. " +
       'Lighter than booking_details when only the itinerary matters.',
     path: '/PNRSegments',
     verbs: 'GET',
@@ -296,7 +296,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       },
     },
     params: {
-      RecordLocator: list('Booking locators (PNR), up to 100', { required: true }),
+      RecordLocator: list('Locators (PNR), up to 100', { required: true }),
       PNRCreationDate: date('Booking creation date, if the locator was reused'),
       SegmentType: string('Segment type'),
       PassiveSegmentType: string('Passive segment type'),
@@ -495,7 +495,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       ...dateRange('Date', 'Date'),
       OwningAgencyLocationID: pccs,
       Team: string('Team name'),
-      DateByComments: boolean('true: dates are comment dates, not booking creation'),
+      DateByComments: boolean('true: comment dates, not booking creation'),
       GroupByAgentInitials: boolean('Group by agent initials'),
     },
   },
@@ -975,7 +975,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       ],
     },
     params: {
-      Username: string('Caller running the report (e-mail), not a filter: use User'),
+      Username: string('Caller (e-mail), not a filter: see User'),
       ...dateRange('Date', 'Date'),
       ExcludeFrequentNonReportActivities: boolean('Exclude frequent non-report activities'),
       ExcludeEmailSubscriptions: boolean('Exclude e-mail subscriptions'),
