@@ -13,7 +13,9 @@ it('remembers the page offset of every fingerprint, through growth, 0 and 2^53 -
   // Fingerprints sharing their low 32 bits are told apart.
   expect(seen.getOrSet(7 + 2 ** 40, 5)).toBe(undefined);
   expect(seen.getOrSet(7 + 2 ** 40, 6)).toBe(5);
-});
+  // These ids share their low 32 bits 24 at a time (real fingerprints are mixed there), so
+  // the table probes long runs: seconds alone, more on a busy machine.
+}, 120_000);
 
 it('grows from the smallest table as from the default one', () => {
   const small = new SeenRecords(1);
