@@ -7,8 +7,8 @@
 import { DEFAULT_ROW_LIMIT } from '../catalog/controls.js';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
-import { collectPaths, resolveField } from '../results/paths.js';
 import { formatMoney } from '../results/money.js';
+import { collectPaths, resolveField } from '../results/paths.js';
 import type { FieldProfile, Summary } from '../results/summarize.js';
 import { truncate } from '../results/values.js';
 import { reportColumns } from './columns.js';

@@ -138,7 +138,7 @@ function meaningOfRows(
   const decl = meaning?.segments?.find((s) => (s.list ?? undefined) === unnest);
   if (!decl || args.where?.some((w) => leafName(w.field).toLowerCase() === 'segmentstate')) return [];
   const counts = stateCounts(matched, { segments: [{ status: decl.status, cancelledFlag: decl.cancelledFlag }] });
-  return counts && counts.total ? [`Of the ${counts.total} matched: ${stateNote(counts)}`] : [];
+  return counts?.total ? [`Of the ${counts.total} matched: ${stateNote(counts)}`] : [];
 }
 
 function next(offset: number, limit: number, total: number): number | null {

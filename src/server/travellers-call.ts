@@ -208,6 +208,9 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     `travellers_at: ${records.length} stays from ${candidates.length} bookings and ${hotels.length} hotel stays, ` +
       `${requests + hotelAnswers.reduce((n, h) => n + h.requests, 0)} requests${complete ? '' : ' (incomplete)'}`,
   );
+  // The records first: masking them learns the travellers' names, which the notes then name
+  // (the findings note lists travellers whose bookings were joined).
+  const masked = rt.redact.records(records);
   const stored = await rt.results.put({
     report: 'travellers_at',
     source: rt.source,
@@ -216,7 +219,7 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
     totalRecords: records.length,
     complete,
     notes: notes.map(rt.redact.text),
-    records: rt.redact.records(records),
+    records: masked,
     held: [{ offset: 0, count: records.length }],
   });
   // The first answer's text: every stay that matters (all but people based here) ahead of the rest, notes whole.

@@ -33,10 +33,9 @@ export function registerTravellersTool(server: McpServer, rt: Runtime): void {
       title: TITLE,
       description:
         'Who is at a place (airport, city or country) between two dates, for duty of care: per traveller and stay, ' +
-        'arriving, in place, leaving, passing through or undecided (with the reason), from when to when, bookings, ' +
-        "account, the traveller's own contact apart from the booking's, and the flights and hotel stays it rests on; " +
-        "people based at the place come last. Reads routings, hotel stays and each booking's details (its routing " +
-        'record where they cannot be read); holds the answer under a resultId for query_report.',
+        'arriving, in place, leaving, passing through or undecided (why), when, bookings, account, own and ' +
+        "booking contacts, and the flights and hotel stays it rests on. Reads routings, hotel stays and bookings' " +
+        'details; held under a resultId for query_report.',
       inputSchema: travellersInput,
       outputSchema: reportResultSchema,
       annotations: { title: TITLE, ...READ_ONLY_ANNOTATIONS },

@@ -25,7 +25,7 @@ export function airportRows(): Promise<AirportRow[]> {
     const seen = new Set<string>();
     const out: AirportRow[] = [];
     for (const a of all) {
-      if (!a.iata || a.iata.length !== 3 || seen.has(a.iata)) continue;
+      if (a.iata?.length !== 3 || seen.has(a.iata)) continue;
       seen.add(a.iata);
       out.push([a.iata, cities.getCityCodeForAirport(a.iata), a.country_code, a.time, a.airport]);
     }

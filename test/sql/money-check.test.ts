@@ -61,11 +61,20 @@ describe('sql money check', () => {
     ],
     ['no money totalled', 'SELECT SUM(NbrNights), RateAmount FROM hotel_segments_1 GROUP BY Account'],
   ])('answers %s', (_why, sql) => {
-    expect(checkMoney(sql, HOTELS)).toEqual([]);
+    // A rate summed is answered with the words that it is a rate, not spend.
+    const rate =
+      'RateAmount is a rate per night, not spend: EstimatedCost (per EstimatedCostCurrency) is the cost of each stay or rental.';
+    const totalsRate = /\b(sum|avg)\s*\(\s*rateamount/i.test(sql);
+    expect(checkMoney(sql, HOTELS)).toEqual(totalsRate ? [rate] : []);
   });
 
-  it('notes money whose record states no currency', () => {
+  it("notes money whose record states no currency, and a ticket's fare summed over its coupons", () => {
     expect(checkMoney('SELECT SUM(FOPFare) FROM t', ['ticket_coupons_by_status_code'])).toEqual([
+      "FOPFare is the ticket's, repeated on each of its coupons: a total over coupon rows counts a ticket once per " +
+        'coupon; total it over SELECT DISTINCT TktNumber, FOPFare, ... to count each ticket once.',
+      'FOPFare: currency not stated by the service, so a total of it may mix currencies.',
+    ]);
+    expect(checkMoney('SELECT MAX(FOPFare) FROM t', ['ticket_coupons_by_status_code'])).toEqual([
       'FOPFare: currency not stated by the service, so a total of it may mix currencies.',
     ]);
   });
