@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import type { ResultStore } from '../../src/results/store.js';
 import { isStandingNote, withDays } from '../helpers/days.js';
-import { isMeaningNote, otherNotes, withoutDerived } from '../helpers/derived.js';
+import { otherNotes } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllCsv, readAllRecords } from '../helpers/resources.js';
 
