@@ -57,10 +57,20 @@ export function renderHeadline(el: HTMLElement, head: ReportHead | undefined, re
     status.append(' ', demo);
   }
   el.append(status);
+  if (!head.notes.length) return;
+  // The notes (what the numbers mean, the dates filtered on, what is incomplete) fold into one
+  // line inline in a conversation, where the whole view stays within 500 px; open in the full view.
+  const notes = document.createElement('details');
+  notes.className = 'notes';
+  notes.open = document.documentElement.dataset.display !== 'inline';
+  const label = document.createElement('summary');
+  label.textContent = `Notes (${head.notes.length})`;
+  notes.append(label);
   for (const note of head.notes) {
     const p = document.createElement('p');
     p.className = 'note';
     p.textContent = note;
-    el.append(p);
+    notes.append(p);
   }
+  el.append(notes);
 }

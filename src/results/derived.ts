@@ -84,7 +84,8 @@ export async function deriverFor(
           : 'rate x rental periods (days, weeks or months from pick-up to drop-off by the rate type), for ' +
             'confirmed rentals; CostBasis says how, or why there is none',
     });
-    steps.push(c.kind === 'hotel' ? (r) => addHotelCost(r, c) : (r) => addCarCost(r, c));
+    const price = c.kind === 'hotel' ? priceHotel : priceCar;
+    steps.push((r) => addCosts(r, c, price));
   }
   const flags = meaning.travelFlags;
   if (flags?.length) {
@@ -168,30 +169,32 @@ function notConfirmed(item: Rec, c: CostMeaning): string | undefined {
   return state === 'cancelled' ? `none: cancelled${code}` : `none: ${state}, not confirmed${code}`;
 }
 
-function addHotelCost(record: Rec, c: CostMeaning): void {
+/** Prices each confirmed stay or rental of the record with `price`; the others get no cost, and why. */
+function addCosts(record: Rec, c: CostMeaning, price: (item: Rec, c: CostMeaning) => void): void {
   for (const item of itemsAt(record, c.list)) {
     const why = notConfirmed(item, c);
-    if (why) {
-      setCost(item, null, undefined, why);
-      continue;
-    }
-    const rate = toNumber(item[c.rate]);
-    const nights = toNumber(c.nights ? item[c.nights] : undefined);
-    const roomsSent = toNumber(c.rooms ? item[c.rooms] : undefined);
-    const currency = item[c.currency];
-    if (rate === undefined) setCost(item, null, undefined, 'none: no rate stated');
-    else if (nights === undefined) setCost(item, null, undefined, 'none: nights not stated');
-    else {
-      const rooms = roomsSent ?? 1;
-      const cost = roundMoney(rate * nights * rooms, currency);
-      setCost(
-        item,
-        cost,
-        currency,
-        `rate per night ${rate.toFixed(minorUnits(currency))} x ${nights} night${nights === 1 ? '' : 's'} x ` +
-          `${rooms} room${rooms === 1 ? '' : 's'}${roomsSent === undefined ? ' (rooms not stated: 1 assumed)' : ''}`,
-      );
-    }
+    if (why) setCost(item, null, undefined, why);
+    else price(item, c);
+  }
+}
+
+function priceHotel(item: Rec, c: CostMeaning): void {
+  const rate = toNumber(item[c.rate]);
+  const nights = toNumber(c.nights ? item[c.nights] : undefined);
+  const roomsSent = toNumber(c.rooms ? item[c.rooms] : undefined);
+  const currency = item[c.currency];
+  if (rate === undefined) setCost(item, null, undefined, 'none: no rate stated');
+  else if (nights === undefined) setCost(item, null, undefined, 'none: nights not stated');
+  else {
+    const rooms = roomsSent ?? 1;
+    const cost = roundMoney(rate * nights * rooms, currency);
+    setCost(
+      item,
+      cost,
+      currency,
+      `rate per night ${rate.toFixed(minorUnits(currency))} x ${nights} night${nights === 1 ? '' : 's'} x ` +
+        `${rooms} room${rooms === 1 ? '' : 's'}${roomsSent === undefined ? ' (rooms not stated: 1 assumed)' : ''}`,
+    );
   }
 }
 
@@ -212,43 +215,36 @@ function carPeriod(item: Rec, fields: readonly string[]): Period | undefined {
   return undefined;
 }
 
-function addCarCost(record: Rec, c: CostMeaning): void {
-  for (const item of itemsAt(record, c.list)) {
-    const why = notConfirmed(item, c);
-    if (why) {
-      setCost(item, null, undefined, why);
-      continue;
-    }
-    const rate = toNumber(item[c.rate]);
-    const currency = item[c.currency];
-    const period = carPeriod(item, c.period ?? []);
-    const start = c.start ? instantOf(item[c.start]) : undefined;
-    const end = c.end ? instantOf(item[c.end]) : undefined;
-    if (rate === undefined) setCost(item, null, undefined, 'none: no rate stated');
-    else if (!period) {
-      setCost(
-        item,
-        null,
-        undefined,
-        `none: the rate's period (day, week, month) is not stated (${c.period?.join(', ')})`,
-      );
-    } else if (start === undefined || end === undefined || end < start) {
-      setCost(item, null, undefined, 'none: pick-up or drop-off not readable');
-    } else {
-      // Rental days are 24-hour periods from pick-up, at least one.
-      const days = Math.max(1, Math.ceil((end - start) / DAY_MS - 1e-9));
-      const periods = days / period.days;
-      const cost = roundMoney(rate * periods, currency);
-      const rateText = rate.toFixed(minorUnits(currency));
-      setCost(
-        item,
-        cost,
-        currency,
-        period.days === 1
-          ? `daily rate ${rateText} x ${days} day${days === 1 ? '' : 's'}`
-          : `${period.name} rate ${rateText} x ${days} day${days === 1 ? '' : 's'} / ${period.days}`,
-      );
-    }
+function priceCar(item: Rec, c: CostMeaning): void {
+  const rate = toNumber(item[c.rate]);
+  const currency = item[c.currency];
+  const period = carPeriod(item, c.period ?? []);
+  const start = c.start ? instantOf(item[c.start]) : undefined;
+  const end = c.end ? instantOf(item[c.end]) : undefined;
+  if (rate === undefined) setCost(item, null, undefined, 'none: no rate stated');
+  else if (!period) {
+    setCost(
+      item,
+      null,
+      undefined,
+      `none: the rate's period (day, week, month) is not stated (${c.period?.join(', ')})`,
+    );
+  } else if (start === undefined || end === undefined || end < start) {
+    setCost(item, null, undefined, 'none: pick-up or drop-off not readable');
+  } else {
+    // Rental days are 24-hour periods from pick-up, at least one.
+    const days = Math.max(1, Math.ceil((end - start) / DAY_MS - 1e-9));
+    const periods = days / period.days;
+    const cost = roundMoney(rate * periods, currency);
+    const rateText = rate.toFixed(minorUnits(currency));
+    setCost(
+      item,
+      cost,
+      currency,
+      period.days === 1
+        ? `daily rate ${rateText} x ${days} day${days === 1 ? '' : 's'}`
+        : `${period.name} rate ${rateText} x ${days} day${days === 1 ? '' : 's'} / ${period.days}`,
+    );
   }
 }
 
