@@ -42,7 +42,7 @@ async function once(compress: boolean): Promise<{ ms: number; bytes: number; rec
     const started = performance.now();
     const result = await client.callTool({
       name: 'air_segments_by_date',
-      arguments: { DateStart: '2025-01-01', DateEnd: '2027-12-31', maxRecords: 100_000 },
+      arguments: { DateStart: '2025-01-01', DateEnd: '2027-12-31', maxRecords: 100_000, fresh: true },
     });
     const ms = performance.now() - started;
     if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 500));

@@ -47,7 +47,9 @@ export async function startOurs(baseUrl: string, env: Record<string, string> = {
     client,
     rt,
     call,
-    report: (args = {}) => call(REPORT_TOOL, { ...REPORT_ARGS, ...args }),
+    // fresh: a call identical to one answered within 60 s is answered from its held result
+    // (server/joined-calls.ts); every measured call must fetch.
+    report: (args = {}) => call(REPORT_TOOL, { ...REPORT_ARGS, fresh: true, ...args }),
     close: async () => {
       await client.close();
       await server.close();
