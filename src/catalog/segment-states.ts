@@ -34,10 +34,3 @@ export function segmentState(code: unknown): SegmentState {
   if (typeof code !== 'string') return 'other';
   return STATE_OF.get(code.trim().toUpperCase()) ?? 'other';
 }
-
-/** The codes each state is made of, for the words that say how SegmentState is computed. */
-export function stateCodes(): string {
-  return (Object.entries(CODES) as [string, readonly string[]][])
-    .map(([state, codes]) => `${state} ${codes.join('/')}`)
-    .join('; ');
-}

@@ -91,7 +91,9 @@ export async function deriverFor(
   if (flags?.length) {
     fields.push({
       field: 'Travelling',
-      how: `true when the booking holds an air, hotel or car segment (${flags.join(', ')}); a booking of passive lines only (a retention line) is not travel`,
+      how:
+        `true when the booking holds an air, hotel or car segment (${flags.join(', ')}); a booking of ` +
+        'passive lines only (a retention line) is not travel',
     });
     steps.push((r) => {
       r.Travelling = flags.some((f) => r[f] === true || r[f] === 'true' || r[f] === 'Y');

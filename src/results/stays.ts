@@ -215,9 +215,10 @@ function closed(open: OpenStay, out: Leg): Found {
   const layover = dayOnly(arrival.arrival) || dayOnly(out.departure) ? null : longest;
   const onward = out.to.toUpperCase() !== arrival.from.toUpperCase();
   const legs = [evidence('arrival', arrival), evidence('departure', out)];
-  const untimed = [arrival.arrival, out.departure].some(dayOnly)
-    ? ` (${dayOnly(arrival.arrival) ? `no arrival time held for ${arrival.flight}` : `no departure time held for ${out.flight}`}: placed by its date)`
-    : '';
+  const missing = dayOnly(arrival.arrival)
+    ? `no arrival time held for ${arrival.flight}`
+    : `no departure time held for ${out.flight}`;
+  const untimed = [arrival.arrival, out.departure].some(dayOnly) ? ` (${missing}: placed by its date)` : '';
   if (onward && longest !== null && longest < CONNECTION_HOURS * 60) {
     return {
       status: 'passing through',
@@ -225,7 +226,8 @@ function closed(open: OpenStay, out: Leg): Found {
       to: out.departure,
       reason:
         `connection: ${out.flight} leaves ${layover === null ? `at most ${duration(longest)}` : duration(layover)} ` +
-        `after ${arrival.flight} arrives, on to ${out.to} (under ${CONNECTION_HOURS} h, onward${sameBooking(arrival, out) ? ' in the same booking' : ''})${untimed}`,
+        `after ${arrival.flight} arrives, on to ${out.to} (under ${CONNECTION_HOURS} h, onward` +
+        `${sameBooking(arrival, out) ? ' in the same booking' : ''})${untimed}`,
       evidence: legs,
     };
   }

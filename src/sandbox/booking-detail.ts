@@ -149,9 +149,10 @@ export function itineraryFormatted(b: Booking): string {
       switch (s.kind) {
         case 'air': {
           const cod = s.arrDay !== s.depDay ? `+${s.arrDay - s.depDay}` : '';
+          const arrives = s.arrivalTimeUnknown ? '' : hhmm(s.arrMin).replace(':', '');
           return (
             `${nbr} ${s.carrier.code} ${s.flightNbr.padStart(4, ' ')} ${s.bookingCode} ${gdsDay(s.depDay)} ` +
-            `${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${s.arrivalTimeUnknown ? '' : hhmm(s.arrMin).replace(':', '')}${cod}`
+            `${s.from.code}${s.to.code} ${s.status}${n} ${hhmm(s.depMin).replace(':', '')} ${arrives}${cod}`
           );
         }
         case 'car':
