@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, secretsOf, VARIABLES } from './config.js';
 import { stderrLogger } from './log.js';
 import { createServer } from './server/create-server.js';
 import { createRuntime } from './server/runtime.js';
+import { serveBothEras } from './server/stdio-eras.js';
 
 /**
- * CLI: argv + env -> config -> runtime -> MCP server on stdio, or Streamable HTTP with
- * --http (src/http/start.ts). stdout carries only the protocol; everything else goes to
- * stderr. Exits cleanly when stdin closes or on SIGTERM/SIGINT.
+ * CLI: argv + env -> config -> runtime -> MCP server on stdio (both protocol versions,
+ * src/server/stdio-eras.ts), or Streamable HTTP with --http (src/http/start.ts). stdout
+ * carries only the protocol; everything else goes to stderr. Exits cleanly when stdin closes
+ * or on SIGTERM/SIGINT.
  */
 async function main(): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -45,15 +46,15 @@ async function main(): Promise<void> {
     return;
   }
   const rt = await createRuntime(config, { log, keepOnDisk: true });
-  const server = createServer(rt);
-  const transport = new StdioServerTransport();
+  // One server instance per connection era; every instance shares the runtime.
+  const stdio = serveBothEras(() => createServer(rt), { onerror: (err) => log(`stdio: ${err.message}`) });
 
   let closing = false;
   const shutdown = async (why: string) => {
     if (closing) return;
     closing = true;
     log(`shutting down (${why})`);
-    await server.close().catch(() => {});
+    await stdio.close().catch(() => {});
     await rt.close().catch(() => {});
     process.exit(0);
   };
@@ -62,7 +63,6 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await server.connect(transport);
   log(
     `ready on stdio (${rt.source}${rt.source === 'live' ? `: ${config.baseUrl}` : ''}); ${config.concurrency} ` +
       `concurrent requests, pages of ${config.pageSize}`,

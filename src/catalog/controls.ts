@@ -23,15 +23,16 @@ export const MAX_ROW_LIMIT = 100_000;
 export type ErrorFn = (iss: { input?: unknown; path?: PropertyKey[] }) => string;
 
 /**
- * `Name: <received> <problem>; <hint>`, or `Name: missing; required, <hint>` when absent. A
+ * `<received> <problem>; <hint>`, or `missing; required, <hint>` when absent. The SDK writes
+ * the parameter's name (its path) before it: `DateStart: 'soon' is not a date; use ...`. A
  * problem worded with a formatted number is a function: written when an error needs it, so
  * registering the tools does not load ICU's data (the first toLocaleString costs 10-15 ms).
  */
-export function errorFor(name: string, problem: string | (() => string), hint: string): ErrorFn {
+export function errorFor(problem: string | (() => string), hint: string): ErrorFn {
   return (iss) =>
     iss.input === undefined
-      ? `${name}: missing; required, ${hint}`
-      : `${name}: ${describeValue(iss.input)} ${typeof problem === 'string' ? problem : problem()}; ${hint}`;
+      ? `missing; required, ${hint}`
+      : `${describeValue(iss.input)} ${typeof problem === 'string' ? problem : problem()}; ${hint}`;
 }
 
 /** Model-facing descriptions, per tool where the meaning differs (continue_report). */
@@ -50,9 +51,9 @@ export const REPORT_CONTROL_DESCRIPTIONS: ControlDescriptions = {
 };
 
 export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DESCRIPTIONS) {
-  const maxError = errorFor('maxRecords', `is not a whole number from 1 to ${MAX_RECORDS_CEILING}`, 'e.g. 1000');
-  const rowError = errorFor('rowLimit', `is not a whole number from 0 to ${MAX_ROW_LIMIT}`, 'e.g. 50');
-  const fieldsError = errorFor('fields', 'is not a list of field names', 'use an array of strings');
+  const maxError = errorFor(`is not a whole number from 1 to ${MAX_RECORDS_CEILING}`, 'e.g. 1000');
+  const rowError = errorFor(`is not a whole number from 0 to ${MAX_ROW_LIMIT}`, 'e.g. 50');
+  const fieldsError = errorFor('is not a list of field names', 'use an array of strings');
   return {
     maxRecords: z
       .number({ error: maxError })
@@ -76,7 +77,7 @@ export function controlSchemas(describe: ControlDescriptions = REPORT_CONTROL_DE
  * last minute is answered from its result, and one still running is joined; this fetches anew.
  */
 export function freshSchema() {
-  const error = errorFor('fresh', 'is not true or false', 'use true to fetch again');
+  const error = errorFor('is not true or false', 'use true to fetch again');
   return z.boolean({ error }).optional().describe('Fetch anew');
 }
 

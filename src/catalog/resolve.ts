@@ -121,7 +121,9 @@ function parseArguments(def: TransactionDef, args: Record<string, unknown> | und
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const param = issue.code === 'unrecognized_keys' ? issue.keys[0] : issue.path.join('.') || 'arguments';
-  throw new ReportsError('invalid_input', issue.message, { param });
+  // Named as the SDK's validation names it: the path, then the problem.
+  const message = issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+  throw new ReportsError('invalid_input', message, { param });
 }
 
 /** A parsed argument -> its upstream text; undefined when blank (blank means "not given"). */

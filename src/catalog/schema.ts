@@ -17,9 +17,9 @@ export const FREE_FORM_NAME = 'parameters';
 
 export type InputSchema = z.ZodObject<Record<string, z.ZodType>, z.core.$strict>;
 
-function paramSchema(name: string, spec: ParamSpec): z.ZodType {
+function paramSchema(spec: ParamSpec): z.ZodType {
   const { problem, hint } = expectation(spec);
-  const error = errorFor(name, problem, hint);
+  const error = errorFor(problem, hint);
   let base: z.ZodType;
   switch (spec.kind) {
     case 'date':
@@ -52,8 +52,8 @@ function paramSchema(name: string, spec: ParamSpec): z.ZodType {
 }
 
 function freeFormSchema(): z.ZodType {
-  const valueError = errorFor(FREE_FORM_NAME, 'is not a parameter value', 'use a string, number or boolean');
-  const error = errorFor(FREE_FORM_NAME, 'is not an object', 'use {"Name": value}');
+  const valueError = errorFor('is not a parameter value', 'use a string, number or boolean');
+  const error = errorFor('is not an object', 'use {"Name": value}');
   return z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()], { error: valueError }), { error })
     .optional()
@@ -77,7 +77,7 @@ export function inputSchema(def: TransactionDef): InputSchema {
   const cached = cache.get(def);
   if (cached) return cached;
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, spec] of Object.entries(acceptedParams(def))) shape[name] = paramSchema(name, spec);
+  for (const [name, spec] of Object.entries(acceptedParams(def))) shape[name] = paramSchema(spec);
   if (def.freeForm) shape[FREE_FORM_NAME] = freeFormSchema();
   Object.assign(shape, controlSchemas(), { fresh: freshSchema() });
   const accepted = Object.keys(shape);

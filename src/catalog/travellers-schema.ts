@@ -23,25 +23,21 @@ export interface Place {
 
 export const PLACE_FORMS =
   "an airport code (SIN), 'city:' and a city code (city:LON), or a country code (SG or country:SG)";
-const placeError = errorFor('place', 'is not a place', `use ${PLACE_FORMS}`);
-const dateError = (name: string) => errorFor(name, 'is not a date', `use ${DATE_FORMS_LONG}`);
-const lookbackError = errorFor(
-  'lookbackDays',
-  `is not a whole number from 0 to ${MAX_LOOKBACK_DAYS}`,
-  `e.g. ${DEFAULT_LOOKBACK_DAYS}`,
-);
+const placeError = errorFor('is not a place', `use ${PLACE_FORMS}`);
+const dateError = errorFor('is not a date', `use ${DATE_FORMS_LONG}`);
+const lookbackError = errorFor(`is not a whole number from 0 to ${MAX_LOOKBACK_DAYS}`, `e.g. ${DEFAULT_LOOKBACK_DAYS}`);
 
 export const travellersAtShape = {
   place: z
     .string({ error: placeError })
     .describe('Airport code (SIN), city:CODE (city:LON) or country code (SG); as passenger_locations_by_routing'),
   from: z
-    .string({ error: dateError('from') })
-    .refine((v) => DATE_EXPRESSION.test(v), { error: dateError('from') })
+    .string({ error: dateError })
+    .refine((v) => DATE_EXPRESSION.test(v), { error: dateError })
     .describe('First day of the window (YYYYMMDD or today±N)'),
   to: z
-    .string({ error: dateError('to') })
-    .refine((v) => DATE_EXPRESSION.test(v), { error: dateError('to') })
+    .string({ error: dateError })
+    .refine((v) => DATE_EXPRESSION.test(v), { error: dateError })
     .describe(`Last day of the window, at most ${MAX_WINDOW_DAYS} days after from`),
   lookbackDays: z
     .number({ error: lookbackError })

@@ -6,9 +6,9 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 // The shipped server (npm run build's bundle), as the bin runs it.
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'index.mjs');

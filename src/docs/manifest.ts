@@ -4,9 +4,9 @@
  * fills in) and the server's own tools/list and prompts/list. `npm run docs` writes it; a
  * test fails when the committed file is stale or its tools differ from the server's.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { loadConfig, VARIABLES } from '../config.js';
 import { createServer } from '../server/create-server.js';
 import { createRuntime } from '../server/runtime.js';

@@ -3,9 +3,9 @@
  * uses (VARIABLES, and the server's own tools/list), so the docs cannot drift:
  * `npm run docs` rewrites them and a test fails when README.md is stale.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Tool } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { loadConfig, VARIABLES } from '../config.js';
 import { createServer } from '../server/create-server.js';
 import { createRuntime } from '../server/runtime.js';

@@ -1,7 +1,6 @@
 /**
- * Who is calling over HTTP. Every HTTP request is authenticated on its own; a session keeps
- * the identity that opened it, and a request on it with another identity is treated as a
- * request for an unknown session.
+ * Who is calling over HTTP. Every HTTP request is authenticated on its own (there are no
+ * sessions): the identity decides whose results the request reaches.
  */
 export interface Identity {
   /** Owner of the results this identity fetches: nobody else sees them. Never a token. */

@@ -1,34 +1,57 @@
 /**
- * Streamable HTTP at /mcp (`--http [HOST:]PORT`): one SDK transport and one McpServer per
- * session, all sessions sharing one runtime (upstream client, concurrency limit, result
- * store). Every request is checked in this order, before any tool is reached: Host and
- * Origin (403), bearer token (401 with WWW-Authenticate), body (JSON-RPC parse error), then
- * the session (a session is used only by the identity that opened it).
+ * Streamable HTTP at /mcp (`--http [HOST:]PORT`) for both protocol versions on one endpoint,
+ * with one server instance per request or session over the shared runtime (upstream client,
+ * concurrency limit, result store):
+ * - 2026-07-28 requests (the `_meta` envelope, server/discover): the SDK's handler
+ *   (createMcpHandler), stateless;
+ * - a 2025-11-25 `initialize` opens a session (Mcp-Session-Id), as that protocol has it, and
+ *   the session's requests go to it;
+ * - a 2025-11-25 request without a session is answered on its own (the SDK's stateless
+ *   fallback): claude.ai's connectors initialize before almost every call and echo no
+ *   session id.
+ * Every request is checked here first, in this order, before any tool is reached: Host and
+ * Origin (403), bearer token (401 with WWW-Authenticate), body (JSON-RPC parse error), then a
+ * session (used only by the identity that opened it). Results belong to the person, never to
+ * a session: any request of theirs, in either version, to any replica, reaches them.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type JSONRPCMessage,
+  legacyStatelessFallback,
+  type McpServer,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
+import type { ServerOptions } from '../server/create-server.js';
+import { refuseTooDeep } from '../server/inbound.js';
+import { RunningRequests } from '../server/running-requests.js';
 import { authenticate, type Identity, type IdentitySource, LOCAL_IDENTITY } from './identity.js';
 import { foreignRequest, isLoopback } from './origin.js';
 
 export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
-/** The SDK transport's own bound on a POST body. */
+/** The most a POST body may be: the SDK handler's own default bound. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A session nobody used for this long is closed (clients that vanish without DELETE). */
-const IDLE_SESSION_MS = 60 * 60 * 1000;
+const IDLE_SESSION_MS = 15 * 60 * 1000;
+/** Most sessions open at once, the oldest closed first: clients that initialize before every
+ *  call never come back to theirs. */
+const MAX_SESSIONS = 1_000;
 
 export interface HttpOptions {
   host: string;
   port: number;
   /** Empty: no authentication (allowed on loopback only; index.ts refuses otherwise). */
   sources: readonly IdentitySource[];
-  /** A new MCP server for a session of this identity (over the shared runtime). */
-  serverFor(identity: Identity): McpServer;
+  /** A new MCP server instance answering one request or session of this identity. */
+  serverFor(identity: Identity, options: ServerOptions): McpServer;
   /** Ends every running call with a 'cancelled' answer (the grace period is over). */
   cancelRunningCalls(): void;
   /** OAuth protected resource metadata (RFC 9728) when an authorization server is known. */
@@ -45,17 +68,59 @@ export interface HttpService {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
   identity: Identity;
   lastUsed: number;
 }
 
+/** How an identity rides to the SDK's factory: the handlers pass `authInfo` through as it is. */
+interface CallerAuth extends AuthInfo {
+  extra: { identity: Identity };
+}
+
 export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
-  const sessions = new Map<string, Session>();
   const loopbackOnly = isLoopback(opts.host);
+  const sessions = new Map<string, Session>();
+  // 2025-11-25 cancels may arrive in a request of their own, on another instance (running-requests.ts).
+  const running = new RunningRequests();
+  const legacyOptions = (identity: Identity): ServerOptions => ({
+    routing: { owner: identity.owner, requests: running },
+  });
+  const factory: McpServerFactory = ({ era, authInfo }) => {
+    const identity = (authInfo as CallerAuth | undefined)?.extra.identity ?? LOCAL_IDENTITY;
+    return opts.serverFor(identity, era === 'legacy' ? legacyOptions(identity) : {});
+  };
+  const onerror = (err: Error) => opts.log(`HTTP: ${err.message}`);
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const answerModern = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES });
+  const answerStateless = toNodeHandler(
+    { fetch: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }) },
+    { maxRequestBodySize: MAX_BODY_BYTES },
+  );
   let inFlight = 0;
   let draining = false;
+
+  const openSession = async (identity: Identity, req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const server = opts.serverFor(identity, legacyOptions(identity));
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, identity, lastUsed: Date.now() });
+        if (sessions.size > MAX_SESSIONS)
+          void sessions
+            .values()
+            .next()
+            .value?.server.close()
+            .catch(() => {});
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
@@ -80,7 +145,14 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       const read = await readJson(req);
       if ('status' in read) return rpcError(res, read.status, read.code, read.message);
       body = read.body;
+      // Answered before the SDK's handlers, whose validation of the request walks it recursively.
+      const refusal = refuseTooDeep(body as JSONRPCMessage);
+      if (refusal) return json(res, 200, refusal);
     }
+    // The token itself stays here: the SDK and the tools see only who is calling.
+    const auth: CallerAuth = { token: '', clientId: identity.owner, scopes: [], extra: { identity } };
+    const authed = Object.assign(req, { auth });
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return answerModern(authed, res, body);
 
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId !== undefined) {
@@ -89,33 +161,14 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       if (!session || session.identity.owner !== identity.owner)
         return rpcError(res, 404, -32001, 'Session not found; initialize a new session.', idOf(body));
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.handleRequest(authed, res, body);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body))
-      return rpcError(
-        res,
-        400,
-        -32000,
-        'Bad Request: no Mcp-Session-Id header; start with an initialize request.',
-        idOf(body),
-      );
-
-    const server = opts.serverFor(identity);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, identity, lastUsed: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (req.method === 'POST' && isInitializeRequest(body)) return openSession(identity, authed, res, body);
+    return answerStateless(authed, res, body);
   };
 
   const http = createHttpServer((req, res) => {
-    // Only POSTs carry calls; a GET is a long-lived notification stream.
+    // Only POSTs carry calls.
     const counted = req.method === 'POST';
     if (counted) {
       inFlight++;
@@ -132,7 +185,7 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
   http.keepAliveTimeout = 60_000;
   // Bounded header time: a slow client cannot hold a socket open for ever (must exceed keepAliveTimeout).
   http.headersTimeout = 65_000;
-  http.requestTimeout = 0; // SSE streams and long reports are legitimate long requests.
+  http.requestTimeout = 0; // SSE answers and long reports are legitimate long requests.
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -169,6 +222,7 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       }
       // Closing a server aborts its running handlers' signals, which abort their upstream requests.
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => {})));
+      await modern.close().catch(() => {});
       http.closeAllConnections();
     },
   };

@@ -57,7 +57,7 @@ export async function startHttpMode(config: Config, log: Logger): Promise<void> 
       port: http.port,
       sources,
       resourceMetadata: issuer ? resourceMetadata(issuer) : undefined,
-      serverFor: (identity) => createServer(runtimeFor(identity)),
+      serverFor: (identity, options) => createServer(runtimeFor(identity), options),
       cancelRunningCalls: () => rt.cancelRunningCalls(),
       log,
     });

@@ -3,7 +3,7 @@
  * alike: structuredContent with the exact summary and the first rows, text rendered within
  * the token budget, and a resource_link to all records.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { ReportsError } from '../errors.js';

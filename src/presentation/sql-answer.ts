@@ -4,7 +4,7 @@
  * budget, the text within TEXT_CHAR_LIMIT), every table read with whether its result is
  * complete, and a resource_link to every row when not all fit.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { incompleteLine } from '../results/coverage.js';
 import { capStrings, fitValue } from '../results/cut.js';
 import { truncate } from '../results/values.js';

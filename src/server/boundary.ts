@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { oneLine, ReportsError, redact } from '../errors.js';
 import type { Logger } from '../log.js';
 

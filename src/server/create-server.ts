@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type CacheHint, McpServer, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { registerResultView } from '../view/resource.js';
@@ -13,6 +12,7 @@ import { registerPrompts } from './prompts.js';
 import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
+import type { RunningRequests } from './running-requests.js';
 import type { Runtime } from './runtime.js';
 import { registerSqlTool } from './sql-tool.js';
 import { registerTravellersTool } from './travellers-tool.js';
@@ -54,23 +54,67 @@ export function instructions(rt: Runtime): string {
 }
 
 /**
- * An McpServer whose every transport writes only bounded messages (see outbound.ts) and
- * refuses tool arguments nested too deeply before anything walks them (inbound.ts).
+ * How long a 2026-07-28 client may keep what every person is answered alike: the tools, the
+ * prompts, the result template and the discovery answer change only with a new version of the
+ * server. Results and their list are the person's own and change with every report: the
+ * SDK's default for those, `ttlMs: 0, cacheScope: 'private'`, is right.
+ */
+const STATIC_LIST: CacheHint = { ttlMs: 10 * 60_000, cacheScope: 'public' };
+
+/**
+ * An McpServer whose every transport writes only bounded messages (see outbound.ts), refuses
+ * tool arguments nested too deeply before anything walks them, and notes the client's
+ * cancels (inbound.ts).
  */
 class BoundedMcpServer extends McpServer {
+  /** Requests of this instance that the client cancelled (a call tells its cancel from a broken stream). */
+  readonly cancelled = new Set<RequestId>();
+
+  constructor(
+    rt: Runtime,
+    private readonly routing: ServerOptions['routing'],
+  ) {
+    super(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      {
+        instructions: instructions(rt),
+        // Nothing is added or removed while the server runs: no list-changed notifications.
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false },
+          prompts: { listChanged: false },
+          logging: {},
+        },
+        cacheHints: {
+          'tools/list': STATIC_LIST,
+          'prompts/list': STATIC_LIST,
+          'resources/templates/list': STATIC_LIST,
+          'server/discover': STATIC_LIST,
+        },
+      },
+    );
+  }
+
   override async connect(transport: Transport): Promise<void> {
     const guarded = guardOutbound(transport);
     await super.connect(guarded);
-    guardInbound(guarded);
+    guardInbound(guarded, { onCancel: (id) => this.cancelled.add(id), routing: this.routing });
   }
 }
 
-/** Builds the MCP server over a runtime (config, upstream client, result store). */
-export function createServer(rt: Runtime): McpServer {
-  const server = new BoundedMcpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: instructions(rt), capabilities: { logging: {} } },
-  );
+export interface ServerOptions {
+  /** Stateless HTTP's 2025-11-25 requests: cancels are routed to the instance running the call. */
+  routing?: { owner: string; requests: RunningRequests };
+}
+
+/**
+ * Builds one MCP server instance over a runtime (config, upstream client, result store). The
+ * SDK asks for one per stdio connection and per HTTP request: everything lasting lives in the
+ * runtime, and registering costs no schema conversion (plain-schemas.ts).
+ */
+export function createServer(shared: Runtime, options: ServerOptions = {}): McpServer {
+  const server = new BoundedMcpServer(shared, options.routing);
+  const rt: Runtime = { ...shared, cancelledByClient: (id) => server.cancelled.has(id) };
   registerReportTools(server, rt);
   registerResultTools(server, rt);
   registerSqlTool(server, rt);

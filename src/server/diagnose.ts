@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { resolveDate } from '../catalog/resolve.js';
 import { ReportsError, redact } from '../errors.js';
 import { parseEnvelope } from '../upstream/envelope.js';
 import { clockSkewMs, errorFromStatus, formatDuration } from '../upstream/failure.js';
 import { guard } from './boundary.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { callSignal, type Runtime } from './runtime.js';
 
@@ -43,8 +43,8 @@ export function registerDiagnose(server: McpServer, rt: Runtime): void {
       outputSchema: diagnoseOutput,
       annotations: { title: 'Diagnose the connection', ...READ_ONLY_ANNOTATIONS },
     },
-    guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, extra: ToolExtra) => {
-      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, callSignal(rt, extra.signal)))].map(
+    guard('diagnose_connection', rt.secrets, rt.log, async (_args: Record<string, never>, ctx: ToolContext) => {
+      const checks = [...configurationChecks(rt), ...(await requestChecks(rt, callSignal(rt, ctx.mcpReq.signal)))].map(
         (c) => ({
           ...c,
           detail: redact(c.detail, rt.secrets),

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { resolveWhereDates } from '../catalog/where-dates.js';
 import { invalidInput, ReportsError } from '../errors.js';

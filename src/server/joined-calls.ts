@@ -4,12 +4,16 @@
  * (docs/held-results.md, "Repeated calls"). Hosts re-issue a call that timed out or whose
  * stream broke, and a model often asks for the same report twice in one turn: each would
  * otherwise fetch every page again. `fresh: true` always fetches (and others may join it).
+ * A call whose stream broke leaves its fetch running for RECENT_MS, so the call the client
+ * issues again attaches to it; a cancel stops it at once.
  */
 import { cancelledError, ReportsError } from '../errors.js';
 import type { StoredResult } from '../results/store.js';
 
 /** How long a completed call's result answers an identical call. */
 export const RECENT_MS = 60_000;
+/** How often a fetch left by a broken stream looks for the cancel that may follow it. */
+const CANCEL_POLL_MS = 200;
 /** Most completed calls remembered (the oldest forgotten first). */
 const MAX_RECENT = 1_000;
 
@@ -32,6 +36,8 @@ export interface JoinOptions {
   /** The caller's own signal (its cancel, or the server stopping). */
   signal: AbortSignal;
   onProgress?: Progress;
+  /** Whether the caller's signal was aborted by its stream breaking, not by a cancel. */
+  streamBroke?: () => boolean;
 }
 
 export class JoinedCalls {
@@ -101,9 +107,32 @@ export class JoinedCalls {
       signal.removeEventListener('abort', onAbort as () => void);
       if (onProgress) entry.progress.delete(onProgress);
       entry.waiting--;
-      if (entry.waiting === 0 && signal.aborted)
-        entry.controller.abort(signal.reason instanceof ReportsError ? signal.reason : cancelledError(signal));
+      if (entry.waiting === 0 && signal.aborted) this.orphaned(entry, signal, options.streamBroke ?? (() => false));
     }
+  }
+
+  /**
+   * The last caller has gone: stop the fetch, or, when its stream broke, after RECENT_MS
+   * unless a caller joins. A cancel may arrive after the stream broke (over HTTP it is a
+   * request of its own): it is looked for every CANCEL_POLL_MS meanwhile.
+   */
+  private orphaned(entry: Running, signal: AbortSignal, streamBroke: () => boolean): void {
+    const stop = () => {
+      clearInterval(timer);
+      if (entry.waiting === 0)
+        entry.controller.abort(signal.reason instanceof ReportsError ? signal.reason : cancelledError(signal));
+    };
+    const until = this.now() + RECENT_MS;
+    const timer = setInterval(() => {
+      if (entry.waiting > 0) clearInterval(timer);
+      else if (!streamBroke() || this.now() >= until) stop();
+    }, CANCEL_POLL_MS);
+    timer.unref();
+    if (!streamBroke()) stop();
+    entry.promise.then(
+      () => clearInterval(timer),
+      () => clearInterval(timer),
+    );
   }
 
   private remember(key: string, id: string): void {

@@ -6,7 +6,7 @@
  * and the records are held as ONE result, in the order the locators were given. A locator the
  * service does not find, or whose request fails, is named in the notes; the others are kept.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ReportControls } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
@@ -14,7 +14,7 @@ import { presentReport } from '../presentation/index.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { summarize } from '../results/summarize.js';
-import { progressReporter, type ToolExtra } from './progress.js';
+import { progressReporter, type ToolContext } from './progress.js';
 import { fetchRecords } from './run-report.js';
 import type { Runtime } from './runtime.js';
 import { enforceScope } from './scope.js';
@@ -54,12 +54,12 @@ export async function callMany(
   values: readonly string[],
   controls: ReportControls & { maxRecords: number; extraNotes: string[] },
   signal: AbortSignal,
-  extra: ToolExtra,
+  ctx: ToolContext,
 ): Promise<CallToolResult> {
   const param = def.many!;
   const started = Date.now();
   const left = () => Math.max(1, rt.config.callBudgetMs - (Date.now() - started));
-  const progress = progressReporter(extra, def.tool);
+  const progress = progressReporter(ctx, def.tool);
   let done = 0;
   const parts = await Promise.all(
     values.map(async (value): Promise<Part> => {

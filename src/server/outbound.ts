@@ -9,8 +9,7 @@
  *   an echoed input: the SDK quotes unknown tool names and argument paths whole.
  * Long values are cut with cutText's marker, which says how long they were.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { cutText, withoutControls } from '../errors.js';
 
 export const MAX_MESSAGE_BYTES = 1_048_576;
@@ -123,7 +122,9 @@ function tooBig(message: Record<string, unknown>, bytes: number): Json {
     `for less (fewer rows or fields, a narrower query, or the next page).`;
   const result = message.result as Record<string, unknown> | undefined;
   if (result && !Array.isArray(result.contents)) {
-    return { jsonrpc: '2.0', id: message.id, result: { isError: true, content: [{ type: 'text', text }] } };
+    // 2026-07-28 results carry resultType, which the SDK added before this point.
+    const typed = result.resultType === undefined ? {} : { resultType: result.resultType };
+    return { jsonrpc: '2.0', id: message.id, result: { isError: true, content: [{ type: 'text', text }], ...typed } };
   }
   if ('id' in message && ('result' in message || 'error' in message))
     return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: text } };

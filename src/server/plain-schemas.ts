@@ -1,16 +1,15 @@
 /**
  * Published tool schemas as plain JSON Schema that every client and model provider accepts.
  *
- * The SDK (v1) turns our zod schemas into JSON Schema itself, with zod's draft-07 target, when
+ * The SDK (v2) turns our zod schemas into JSON Schema itself, with zod's 2020-12 target, when
  * it answers tools/list. That output carries three things some clients refuse: a `$schema` key
- * (2020-12-only validators reject the draft-07 dialect outright), `propertyNames: {type:
- * "string"}` on every record, and `type: [..]` for a union of primitives (Gemini-backed hosts
- * reject both). This module answers tools/list in the SDK's place, in one place for every
+ * (validators of another dialect reject it outright, and the contract forbids it),
+ * `propertyNames: {type: "string"}` on every record, and `type: [..]` for a union of
+ * primitives (Gemini-backed hosts reject both). This module answers tools/list in the SDK's place, in one place for every
  * tool, whoever registers it, with schemas that mean the same and compile under Ajv's 2020-12
  * and draft-07 compilers in strict mode.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, McpServer, Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -60,6 +59,8 @@ interface RegisteredToolView {
   execution?: Tool['execution'];
   _meta?: Tool['_meta'];
   enabled: boolean;
+  /** What tools/call hands the SDK's result projection; converted on first use per instance. */
+  outputSchemaJson?: unknown;
 }
 
 interface SdkInternals {
@@ -73,17 +74,17 @@ type Io = 'input' | 'output';
 
 /**
  * Each zod schema's published JSON Schema, per process: the catalog's schemas are built once
- * (catalog/schema.ts) and the report tools share one output schema, so every session's
- * tools/list (one McpServer per HTTP session) after the first converts nothing, and the first
- * converts each distinct schema once instead of once per tool (bench case 3).
+ * (catalog/schema.ts) and the report tools share one output schema. The SDK builds a server
+ * instance per HTTP request and per stdio connection, so every tools/list after the first
+ * converts nothing, and the first converts each distinct schema once instead of once per tool.
  */
 const published = new WeakMap<z.ZodType, Partial<Record<Io, Json>>>();
 
 function publishedSchema(schema: z.ZodType, io: Io): Json {
   let entry = published.get(schema);
   if (!entry) published.set(schema, (entry = {}));
-  // The SDK's own conversion for zod 4 schemas: draft-07, inputs or outputs of transforms.
-  entry[io] ??= deepFreeze(plainJsonSchema(z.toJSONSchema(schema, { target: 'draft-7', io }) as Json));
+  // The SDK's own conversion for zod 4 schemas: 2020-12, inputs or outputs of transforms.
+  entry[io] ??= deepFreeze(plainJsonSchema(z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Json));
   return entry[io];
 }
 
@@ -101,6 +102,8 @@ function deepFreeze(value: Json): Json {
  * title, description, the schemas, annotations, execution, `_meta`, from the SDK's own record
  * of the registered tools, so enabling, disabling and updating a tool show) and the schemas
  * plain (above) and converted once per schema. Call it after the tools are registered.
+ * tools/call is given the same converted output schema (the SDK would convert it again on
+ * each instance's first call: one conversion per HTTP request).
  */
 export function publishPlainSchemas(server: McpServer): void {
   // The SDK keeps registered tools in a private map and offers no getter; the tests compare
@@ -108,8 +111,10 @@ export function publishPlainSchemas(server: McpServer): void {
   const tools = (server as unknown as SdkInternals)._registeredTools;
   if (!tools || !Object.keys(tools).length)
     throw new Error('publishPlainSchemas: register the tools first (no registered tools found)');
+  for (const tool of Object.values(tools))
+    if (tool.outputSchema) tool.outputSchemaJson = publishedSchema(tool.outputSchema, 'output');
   server.server.setRequestHandler(
-    ListToolsRequestSchema,
+    'tools/list',
     (): ListToolsResult => ({
       tools: Object.entries(tools)
         .filter(([, tool]) => tool.enabled)

@@ -1,7 +1,7 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
 
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What a tool handler is given besides its arguments: the request's id, signal and `_meta`. */
+export type ToolContext = ServerContext;
 
 /**
  * When the client sent a progressToken, reports progress in records after every page
@@ -9,14 +9,14 @@ export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * fail the call.
  */
 export function progressReporter(
-  extra: ToolExtra,
+  ctx: ToolContext,
   label: string,
 ): ((fetched: number, total: number) => void) | undefined {
-  const token = extra._meta?.progressToken;
+  const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
   return (fetched, total) => {
-    extra
-      .sendNotification({
+    ctx.mcpReq
+      .notify({
         method: 'notifications/progress',
         params: { progressToken: token, progress: fetched, total, message: `${label}: ${fetched} of ${total} records` },
       })

@@ -5,24 +5,30 @@ import { presentReport } from '../presentation/index.js';
 import type { StoredResult } from '../results/store.js';
 import type { Joined } from './joined-calls.js';
 import { callMany, manyValues } from './many-call.js';
-import { progressReporter, type ToolExtra } from './progress.js';
+import { progressReporter, type ToolContext } from './progress.js';
 import { runReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
 import { enforceScope } from './scope.js';
 
-export async function callReport(rt: Runtime, def: TransactionDef, args: Record<string, unknown>, extra: ToolExtra) {
+export async function callReport(rt: Runtime, def: TransactionDef, args: Record<string, unknown>, ctx: ToolContext) {
   const { query, controls } = resolveInput(def, args, resolveContext(rt));
   const { maxRecords, notes } = cappedMaxRecords(controls.maxRecords, rt.config.maxRecords);
-  const signal = callSignal(rt, extra.signal);
+  const signal = callSignal(rt, ctx.mcpReq.signal);
   const many = manyValues(def, query);
-  if (many) return callMany(rt, def, query, many, { ...controls, maxRecords, extraNotes: notes }, signal, extra);
+  if (many) return callMany(rt, def, query, many, { ...controls, maxRecords, extraNotes: notes }, signal, ctx);
   await enforceScope(rt, def, query, signal);
   const { fresh, ...shown } = controls;
   // One person's identical call (tool, query as sent, controls) joins a running or recent one.
   const key = JSON.stringify([rt.owner, def.tool, query, maxRecords, shown.fields ?? null, shown.rowLimit ?? null]);
   const { stored, joined } = await rt.calls.run(
     key,
-    { fresh, signal, onProgress: progressReporter(extra, def.tool) },
+    {
+      fresh,
+      signal,
+      onProgress: progressReporter(ctx, def.tool),
+      // A broken stream (not a cancel, nor the server stopping): the client will call again.
+      streamBroke: () => !rt.stopping.aborted && !rt.cancelledByClient(ctx.mcpReq.id),
+    },
     (shared, onProgress) => runReport(rt, def, query, { maxRecords, signal: shared, onProgress }),
     (id) => rt.results.get(id).catch(() => undefined),
   );

@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { inputSchema } from '../catalog/schema.js';
 import { TRANSACTIONS } from '../catalog/transactions.js';
 import { reportResultSchema } from '../presentation/shapes.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
 import { lazy } from './lazy.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 const reportCall = lazy(() => import('./report-call.js'));
@@ -33,8 +33,7 @@ export function registerReportTools(server: McpServer, rt: Runtime): void {
         def.tool,
         rt.secrets,
         rt.log,
-        async (args: Record<string, unknown>, extra: ToolExtra) =>
-          (await reportCall()).callReport(rt, def, args, extra),
+        async (args: Record<string, unknown>, ctx: ToolContext) => (await reportCall()).callReport(rt, def, args, ctx),
         rt.redact.text,
       ),
     );

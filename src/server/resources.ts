@@ -1,10 +1,10 @@
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { cutText, describeValue, ReportsError } from '../errors.js';
 import { resultUri } from '../presentation/result-uri.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
 import type { OwnedResults } from '../results/held-results.js';
 import { recordsIn } from '../upstream/paging/intervals.js';
-import { INVALID_PARAMS, resourceNotFound, rpcError } from './lookups.js';
+import { invalidParams, resourceNotFound } from './lookups.js';
 
 function pageUri(resultId: string, page: number, csv = false): string {
   return `${resultUri(resultId)}${csv ? '.csv' : ''}${page > 1 ? `?page=${page}` : ''}`;
@@ -48,14 +48,16 @@ export function registerResultResources(server: McpServer, store: OwnedResults):
 }
 
 /**
- * A ReportsError as the JSON-RPC error resources/read answers: an unknown or gone result is
- * resource-not-found (-32002) and a bad page -32602, with the store's words (which of the
- * two, how to get it again), not -32603 (internal error); lookups.ts answers every other URI.
+ * A ReportsError as the JSON-RPC error resources/read answers, with the store's words (which
+ * of the two, how to get it again), not -32603 (internal error): an unknown or gone result is
+ * resource-not-found and a bad page invalid params. Both are -32602 under SDK v2; the page's
+ * data names what was expected, so no client reads it as not-found. lookups.ts answers every
+ * other URI.
  */
 function asJsonRpcError(err: unknown, uri: string): unknown {
   if (!(err instanceof ReportsError) || (err.kind !== 'not_found' && err.kind !== 'invalid_input')) return err;
   if (err.kind === 'not_found') return resourceNotFound(uri, err.message);
-  return rpcError(INVALID_PARAMS, err.message, { uri: cutText(uri, 200) });
+  return invalidParams(err.message, { uri: cutText(uri, 200), expected: 'a page number of this result' });
 }
 
 /** One JSON or CSV page of a held result, as resources/read answers it. */

@@ -5,7 +5,7 @@ import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery } from '../presentation/index.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import { isManyResult } from './many-call.js';
-import { progressReporter, type ToolExtra } from './progress.js';
+import { progressReporter, type ToolContext } from './progress.js';
 import { continueReport } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
 
@@ -22,7 +22,7 @@ export interface ContinueArgs {
   fields?: string[];
 }
 
-export async function continueResult(rt: Runtime, args: ContinueArgs, extra: ToolExtra) {
+export async function continueResult(rt: Runtime, args: ContinueArgs, ctx: ToolContext) {
   const stored = await rt.results.get(args.resultId);
   if (stored.report === 'travellers_at') {
     throw new ReportsError(
@@ -54,8 +54,8 @@ export async function continueResult(rt: Runtime, args: ContinueArgs, extra: Too
   const { maxRecords, notes } = cappedMaxRecords(args.maxRecords, rt.config.maxRecords);
   const updated = await continueReport(rt, def, stored, {
     maxRecords,
-    signal: callSignal(rt, extra.signal),
-    onProgress: progressReporter(extra, 'continue_report'),
+    signal: callSignal(rt, ctx.mcpReq.signal),
+    onProgress: progressReporter(ctx, 'continue_report'),
   });
   return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields, extraNotes: notes });
 }

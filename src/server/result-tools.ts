@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { controlSchemas, DEFAULT_ROW_LIMIT, resultIdSchema } from '../catalog/controls.js';
 import { queryResultSchema, reportResultSchema } from '../presentation/shapes.js';
@@ -6,7 +6,7 @@ import { queryArgsShape } from '../results/query-schema.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
 import { lazy } from './lazy.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
 
@@ -70,7 +70,7 @@ export function registerResultTools(server: McpServer, rt: Runtime): void {
       'continue_report',
       secrets,
       rt.log,
-      async (args, extra: ToolExtra) => (await resultCalls()).continueResult(rt, args, extra),
+      async (args, ctx: ToolContext) => (await resultCalls()).continueResult(rt, args, ctx),
       rt.redact.text,
     ),
   );

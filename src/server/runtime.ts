@@ -1,3 +1,4 @@
+import type { RequestId } from '@modelcontextprotocol/server';
 import type { Config } from '../config.js';
 import { secretsOf } from '../config.js';
 import { ReportsError } from '../errors.js';
@@ -50,6 +51,9 @@ export interface Runtime {
   /** Report calls in progress and just completed, shared by every session: an identical call
    *  of the same person joins them (joined-calls.ts). */
   calls: JoinedCalls;
+  /** Whether the client cancelled request `id` of this server instance (notifications/cancelled),
+   *  as against its stream breaking (create-server.ts); true outside an instance. */
+  cancelledByClient(id: RequestId): boolean;
   close(): Promise<void>;
 }
 
@@ -164,6 +168,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     sqlEngine,
     calls: new JoinedCalls(),
+    cancelledByClient: () => true,
     async close() {
       await disk?.store.close();
       await (await engine)?.close();

@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorFor } from '../catalog/controls.js';
 import { sqlResultSchema } from '../presentation/shapes.js';
 import { MAX_SQL_CHARS } from '../sql/statement-text.js';
 import { guard } from './boundary.js';
 import { lazy } from './lazy.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import { callSignal, type Runtime } from './runtime.js';
 
@@ -16,7 +16,6 @@ import { callSignal, type Runtime } from './runtime.js';
 const sqlCall = lazy(() => import('./sql-call.js'));
 
 const sqlError = errorFor(
-  'sql',
   () => `is not a statement of 1 to ${MAX_SQL_CHARS.toLocaleString('en-US')} characters`,
   'send one SELECT or WITH statement in SQLite syntax',
 );
@@ -50,7 +49,7 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
       'sql_query',
       rt.secrets,
       rt.log,
-      async (args, extra: ToolExtra) => (await sqlCall()).sqlQuery(rt, args, callSignal(rt, extra.signal)),
+      async (args, ctx: ToolContext) => (await sqlCall()).sqlQuery(rt, args, callSignal(rt, ctx.mcpReq.signal)),
       // An error may quote the statement, which may quote a traveller (REPORTS_REDACT_PII).
       rt.redact.text,
     ),

@@ -9,7 +9,7 @@ import { resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { ReportsError } from '../errors.js';
 import { type Candidate, candidateKey } from '../results/traveller-bookings.js';
-import { progressReporter, type ToolExtra } from './progress.js';
+import { progressReporter, type ToolContext } from './progress.js';
 import { type FetchedRecords, fetchRecords } from './run-report.js';
 import type { Runtime } from './runtime.js';
 
@@ -34,10 +34,10 @@ export async function readBookings(
   def: TransactionDef,
   candidates: readonly Candidate[],
   ctx: Parameters<typeof resolveInput>[2],
-  call: { signal: AbortSignal; left: () => number; extra: ToolExtra },
+  call: { signal: AbortSignal; left: () => number; toolCtx: ToolContext },
 ): Promise<BookingsRead> {
   const read: BookingsRead = { found: new Map(), failed: [], missing: [], incomplete: 0, requests: 0 };
-  const progress = progressReporter(call.extra, 'travellers_at');
+  const progress = progressReporter(call.toolCtx, 'travellers_at');
   let done = 0;
   await Promise.all(
     candidates.map(async (c) => {

@@ -34,7 +34,7 @@ import {
   travellerRecords,
   travellersOf,
 } from '../results/travellers.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import { resolveContext } from './report-call.js';
 import { fetchRecords } from './run-report.js';
 import { callSignal, type Runtime } from './runtime.js';
@@ -71,16 +71,16 @@ const COLUMNS = [
 
 type Rec = Record<string, unknown>;
 
-export async function callTravellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra) {
+export async function callTravellersAt(rt: Runtime, args: TravellersAtArgs, toolCtx: ToolContext) {
   // One signal of the call's own for its many fetches (each listens to it), so that raising
   // its listener limit leaves the caller's and the process's signals as they are.
-  const signal = AbortSignal.any([callSignal(rt, extra.signal)]);
+  const signal = AbortSignal.any([callSignal(rt, toolCtx.mcpReq.signal)]);
   setMaxListeners(0, signal);
   if (signal.aborted) throw cancelledError(signal);
-  return travellersAt(rt, args, extra, signal);
+  return travellersAt(rt, args, toolCtx, signal);
 }
 
-async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtra, signal: AbortSignal) {
+async function travellersAt(rt: Runtime, args: TravellersAtArgs, toolCtx: ToolContext, signal: AbortSignal) {
   // One reading of the clock for the window and every query.
   const ctx = resolveContext(rt);
   const input = resolveTravellersAt(args, ctx);
@@ -127,7 +127,7 @@ async function travellersAt(rt: Runtime, args: TravellersAtArgs, extra: ToolExtr
   const hotelOnly = candidatesOf(hotelRecords.filter((r) => atHotels.has(String(r.RecordLocator).toUpperCase())));
   const all = [...flown, ...hotelOnly];
   const candidates = all.slice(0, MAX_BOOKINGS);
-  const read = await readBookings(rt, details, candidates, ctx, { signal, left, extra });
+  const read = await readBookings(rt, details, candidates, ctx, { signal, left, toolCtx });
 
   // Each booking from its details where they could be read, else from its routing record's own
   // itinerary; a hotel's booking whose details cannot be read is known by its hotel record alone.

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { travellersAtShape } from '../catalog/travellers-schema.js';
 import { quote } from '../errors.js';
@@ -6,7 +6,7 @@ import { reportResultSchema } from '../presentation/shapes.js';
 import { RESULT_VIEW_TOOL_META } from '../view/resource.js';
 import { guard } from './boundary.js';
 import { lazy } from './lazy.js';
-import type { ToolExtra } from './progress.js';
+import type { ToolContext } from './progress.js';
 import { READ_ONLY_ANNOTATIONS } from './report-tools.js';
 import type { Runtime } from './runtime.js';
 
@@ -45,7 +45,7 @@ export function registerTravellersTool(server: McpServer, rt: Runtime): void {
       'travellers_at',
       rt.secrets,
       rt.log,
-      async (args, extra: ToolExtra) => (await travellersCall()).callTravellersAt(rt, args, extra),
+      async (args, ctx: ToolContext) => (await travellersCall()).callTravellersAt(rt, args, ctx),
       rt.redact.text,
     ),
   );

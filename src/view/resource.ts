@@ -6,7 +6,7 @@
  * text and structuredContent, which are unchanged.
  */
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 export const RESULT_VIEW_URI = 'ui://travel-reports/result-view.html';
 

@@ -254,7 +254,9 @@ describe('resolveInput', () => {
     );
     // Value types are the zod schema's: its message, and the parameter as its path.
     const nan = thrown(() => resolveInput(def('find_bookings'), { parameters: { Count: Number.NaN } }, UTC));
-    expect(nan.message).toBe('parameters: NaN (number) is not a parameter value; use a string, number or boolean');
+    expect(nan.message).toBe(
+      'parameters.Count: NaN (number) is not a parameter value; use a string, number or boolean',
+    );
     expect(nan.details.param).toBe('parameters.Count');
   });
 

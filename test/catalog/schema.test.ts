@@ -4,11 +4,11 @@ import { findTransaction } from '../../src/catalog/transactions.js';
 
 const DATE_HINT = 'use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N';
 
-/** The messages, formatted as the MCP SDK shows them (`${message} at ${path}`). */
+/** The messages, formatted as the MCP SDK (v2) shows them (`${path}: ${message}`). */
 function issues(tool: string, args: unknown): string[] {
   const result = inputSchema(findTransaction(tool)!).safeParse(args);
   expect(result.success).toBe(false);
-  return result.error!.issues.map((i) => (i.path.length ? `${i.message} at ${i.path.join('.')}` : i.message));
+  return result.error!.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
 }
 
 function accepts(tool: string, args: unknown) {
@@ -20,65 +20,65 @@ function accepts(tool: string, args: unknown) {
 describe('input schema messages name the parameter, the value and what is expected', () => {
   it('dates', () => {
     expect(issues('car_segments_by_date', { DateStart: 5, DateEnd: 'next week' })).toEqual([
-      `DateStart: 5 (number) is not a date; ${DATE_HINT} at DateStart`,
-      `DateEnd: 'next week' is not a date; ${DATE_HINT} at DateEnd`,
+      `DateStart: 5 (number) is not a date; ${DATE_HINT}`,
+      `DateEnd: 'next week' is not a date; ${DATE_HINT}`,
     ]);
   });
 
   it('missing required parameters', () => {
     expect(issues('car_segments_by_date', { DateStart: 'today' })).toEqual([
-      `DateEnd: missing; required, ${DATE_HINT} at DateEnd`,
+      `DateEnd: missing; required, ${DATE_HINT}`,
     ]);
     expect(issues('ticket_coupons_by_status_code', { DateStart: 'today', DateEnd: 'today', DateTracker: 'I' })).toEqual(
-      ["CouponCodeGroup: missing; required, use text: Coupon status, e.g. OPEN, USED or 'ALL OPEN' at CouponCodeGroup"],
+      ["CouponCodeGroup: missing; required, use text: Coupon status, e.g. OPEN, USED or 'ALL OPEN'"],
     );
     expect(
       issues('ticket_coupons_by_status_code', { DateStart: 'today', DateEnd: 'today', CouponCodeGroup: 'OPEN' }),
-    ).toEqual(["DateTracker: missing; required, use one of: 'I', 'T', 'E' at DateTracker"]);
+    ).toEqual(["DateTracker: missing; required, use one of: 'I', 'T', 'E'"]);
   });
 
   it('lists, integers, booleans, enums, strings', () => {
     expect(issues('hotel_segments', { Account: 5, IsPassive: 1, DateSearchType: 'X', CityCode: 7 })).toEqual([
-      'Account: 5 (number) is not a list; use a comma-separated string or an array of strings at Account',
-      'CityCode: 7 (number) is not a string; use text: 3-letter city code at CityCode',
-      "DateSearchType: 'X' is not allowed; use one of: 'A', 'C', 'S' at DateSearchType",
-      "IsPassive: 1 (number) is not allowed; use one of: '0', '1' at IsPassive",
+      'Account: 5 (number) is not a list; use a comma-separated string or an array of strings',
+      'CityCode: 7 (number) is not a string; use text: 3-letter city code',
+      "DateSearchType: 'X' is not allowed; use one of: 'A', 'C', 'S'",
+      "IsPassive: 1 (number) is not allowed; use one of: '0', '1'",
     ]);
     expect(issues('hotel_segments', { Account: ['A1', 3] })).toEqual([
-      'Account: ["A1",3] (array) is not a list; use a comma-separated string or an array of strings at Account',
+      'Account: ["A1",3] (array) is not a list; use a comma-separated string or an array of strings',
     ]);
     expect(issues('booking_details', { ServiceRef: '123' })).toEqual([
-      "ServiceRef: '123' is not an integer; use a whole number, unquoted at ServiceRef",
+      "ServiceRef: '123' is not an integer; use a whole number, unquoted",
     ]);
     expect(issues('booking_details', { ServiceRef: 1.5 })).toEqual([
-      'ServiceRef: 1.5 (number) is not an integer; use a whole number, unquoted at ServiceRef',
+      'ServiceRef: 1.5 (number) is not an integer; use a whole number, unquoted',
     ]);
     expect(issues('partner_forwarding_logs', { IsSuccess: 'false' })).toEqual([
-      "IsSuccess: 'false' is not a boolean; use true or false at IsSuccess",
+      "IsSuccess: 'false' is not a boolean; use true or false",
     ]);
     expect(issues('booking_details', { LoadOptions: null })).toEqual([
-      `LoadOptions: null is not a list; use a comma-separated string or an array of: Passengers, Itinerary, DiEntries, Phones, Notepads, VendorRemarks, Tickets, Versions, VendorLocators, CustomFields, Emails, AccountValue, EventDetails, EmailTrails, All at LoadOptions`,
+      `LoadOptions: null is not a list; use a comma-separated string or an array of: Passengers, Itinerary, DiEntries, Phones, Notepads, VendorRemarks, Tickets, Versions, VendorLocators, CustomFields, Emails, AccountValue, EventDetails, EmailTrails, All`,
     ]);
   });
 
   it('controls', () => {
     expect(issues('qlog_forward', { maxRecords: 0, rowLimit: 100001, fields: 'Account' })).toEqual([
-      'maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords',
-      "fields: 'Account' is not a list of field names; use an array of strings at fields",
-      'rowLimit: 100001 (number) is not a whole number from 0 to 100000; e.g. 50 at rowLimit',
+      'maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000',
+      "fields: 'Account' is not a list of field names; use an array of strings",
+      'rowLimit: 100001 (number) is not a whole number from 0 to 100000; e.g. 50',
     ]);
     expect(issues('qlog_forward', { maxRecords: 2.5, fields: ['Account', 1] })).toEqual([
-      'maxRecords: 2.5 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords',
-      'fields: 1 (number) is not a list of field names; use an array of strings at fields.1',
+      'maxRecords: 2.5 (number) is not a whole number from 1 to 10000000; e.g. 1000',
+      'fields.1: 1 (number) is not a list of field names; use an array of strings',
     ]);
   });
 
   it('free-form parameters', () => {
     expect(issues('find_bookings', { parameters: { RecordLocator: null } })).toEqual([
-      'parameters: null is not a parameter value; use a string, number or boolean at parameters.RecordLocator',
+      'parameters.RecordLocator: null is not a parameter value; use a string, number or boolean',
     ]);
     expect(issues('find_bookings', { parameters: 'RecordLocator=ABC' })).toEqual([
-      `parameters: 'RecordLocator=ABC' is not an object; use {"Name": value} at parameters`,
+      `parameters: 'RecordLocator=ABC' is not an object; use {"Name": value}`,
     ]);
   });
 

@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
 const ymd = (offset = 0) =>
   new Date((Math.floor(Date.now() / DAY_MS) + offset) * DAY_MS).toISOString().slice(0, 10).replace(/-/g, '');
 const NOTHING_SENT = 'Nothing was sent to the service; correct the argument and call again.';
-const SCHEMA = (tool: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `;
+const SCHEMA = (tool: string) => `Input validation error: Invalid arguments for tool ${tool}: `;
 const AIR_ACCEPTED =
   'DateStart, DateEnd, DateSearchType, OwningCompanyCode, UserName, maxRecords, fields, rowLimit, fresh';
 
@@ -71,37 +71,37 @@ describe('invalid arguments: exact messages, nothing sent', () => {
       'a number for a date',
       'air_segments_by_date',
       { DateStart: 20261101, DateEnd: '20261110' },
-      `${SCHEMA('air_segments_by_date')}DateStart: 20261101 (number) is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N at DateStart`,
+      `${SCHEMA('air_segments_by_date')}DateStart: 20261101 (number) is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N`,
     ],
     [
       'a string for a boolean',
       'partner_forwarding_logs',
       { IsSuccess: 'false' },
-      `${SCHEMA('partner_forwarding_logs')}IsSuccess: 'false' is not a boolean; use true or false at IsSuccess`,
+      `${SCHEMA('partner_forwarding_logs')}IsSuccess: 'false' is not a boolean; use true or false`,
     ],
     [
       'a fraction for an integer',
       'booking_details',
       { ServiceRef: 1.5 },
-      `${SCHEMA('booking_details')}ServiceRef: 1.5 (number) is not an integer; use a whole number, unquoted at ServiceRef`,
+      `${SCHEMA('booking_details')}ServiceRef: 1.5 (number) is not an integer; use a whole number, unquoted`,
     ],
     [
       'a date in no accepted form',
       'air_segments_by_date',
       { DateStart: 'soon', DateEnd: '20261110' },
-      `${SCHEMA('air_segments_by_date')}DateStart: 'soon' is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N at DateStart`,
+      `${SCHEMA('air_segments_by_date')}DateStart: 'soon' is not a date; use YYYYMMDD, YYYY-MM-DD, today, yesterday, tomorrow or today±N`,
     ],
     [
       'a DateSearchType letter other than T or C',
       'air_segments_by_date',
       { DateStart: '20261101', DateEnd: '20261110', DateSearchType: 'X' },
-      `${SCHEMA('air_segments_by_date')}DateSearchType: 'X' is not allowed; use one of: 'T', 'C' at DateSearchType`,
+      `${SCHEMA('air_segments_by_date')}DateSearchType: 'X' is not allowed; use one of: 'T', 'C'`,
     ],
     [
       'DateTracker missing',
       'ticket_coupons_by_status_code',
       { DateStart: '20261101', DateEnd: '20261110', CouponCodeGroup: 'OPEN' },
-      `${SCHEMA('ticket_coupons_by_status_code')}DateTracker: missing; required, use one of: 'I', 'T', 'E' at DateTracker`,
+      `${SCHEMA('ticket_coupons_by_status_code')}DateTracker: missing; required, use one of: 'I', 'T', 'E'`,
     ],
     [
       'a company code outside the pinned scope',
@@ -113,13 +113,13 @@ describe('invalid arguments: exact messages, nothing sent', () => {
       'maxRecords 0',
       'air_segments_by_date',
       { DateStart: '20261101', DateEnd: '20261110', maxRecords: 0 },
-      `${SCHEMA('air_segments_by_date')}maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000 at maxRecords`,
+      `${SCHEMA('air_segments_by_date')}maxRecords: 0 (number) is not a whole number from 1 to 10000000; e.g. 1000`,
     ],
     [
       'rowLimit below 0',
       'air_segments_by_date',
       { DateStart: '20261101', DateEnd: '20261110', rowLimit: -1 },
-      `${SCHEMA('air_segments_by_date')}rowLimit: -1 (number) is not a whole number from 0 to 100000; e.g. 50 at rowLimit`,
+      `${SCHEMA('air_segments_by_date')}rowLimit: -1 (number) is not a whole number from 0 to 100000; e.g. 50`,
     ],
     [
       'a LoadOptions section that does not exist',

@@ -3,8 +3,9 @@
  * no `$schema`, no `propertyNames`, no type arrays, and it compiles under Ajv's 2020-12
  * compiler and its draft-07 compiler, both strict. Checked over tools/list as a client sees it.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/create-server.js';
 import { plainJsonSchema } from '../../src/server/plain-schemas.js';
@@ -72,7 +73,7 @@ describe("tools/list, answered by plain-schemas.ts in the SDK's place", () => {
     expect(JSON.parse(JSON.stringify(await listedBy(ours)))).toEqual(JSON.parse(JSON.stringify(expected)));
   });
 
-  it('converts each schema once per process: a second server (an HTTP session) lists the same objects', async () => {
+  it('converts each schema once per process: a second server (an HTTP request) lists the same objects', async () => {
     const [first, second] = [await listedBy(createServer(h.rt)), await listedBy(createServer(h.rt))];
     expect(second.map((t) => t.name)).toEqual(first.map((t) => t.name));
     for (const [i, t] of second.entries()) {
@@ -114,7 +115,7 @@ describe('published tool schemas', () => {
       properties: { rows: { items: { additionalProperties: object } } };
     };
     const items = air.properties.rows.items;
-    expect(items.additionalProperties).toEqual({ $ref: expect.stringMatching(/^#\/definitions\//) });
+    expect(items.additionalProperties).toEqual({ $ref: expect.stringMatching(/^#\/\$defs\//) });
   });
 
   it('no schema carries $schema, propertyNames or a type array', () => {
@@ -235,7 +236,7 @@ describe('every published bound is the enforced one (issue 18)', () => {
       where: [{ field: 'Account', op: 'eq', value: 'X', not: true }],
     });
     expect((r.content[0] as { text: string }).text).toContain(
-      "unknown key 'not' in a where filter; it takes field, op, value at where[0]",
+      "where.0: unknown key 'not' in a where filter; it takes field, op, value",
     );
   });
 

@@ -1,6 +1,6 @@
 /**
- * resources/read of a result that is unknown or gone answers JSON-RPC -32002 (resource not
- * found, CONTRACT section 5) with the store's words: which of the two, and how to get it
+ * resources/read of a result that is unknown or gone answers resource not found (-32602 with
+ * `data.uri`: SDK v2 answers it so for every client, as 2026-07-28 has it) with the store's words: which of the two, and how to get it
  * again; a page past the last or not a number answers -32602 (invalid params). Never -32603.
  * Issue 31: one not-found path for every URI (any scheme, the view's, a result's with any
  * page) and every prompt, in our words, the code never printed inside the message (the
@@ -38,13 +38,13 @@ const UNKNOWN =
 
 describe('resources/read errors', () => {
   test.each(['reports://results/r_doesNotExist', 'reports://results/r_doesNotExist.csv?page=2'])(
-    'an unknown result (%s): -32002 with the same words as the tools',
+    'an unknown result (%s): not found (-32602, data.uri) with the same words as the tools',
     async (uri) => {
-      expect(await readError(uri)).toEqual({ code: -32002, message: `MCP error -32002: ${UNKNOWN}`, data: { uri } });
+      expect(await readError(uri)).toEqual({ code: -32602, message: `MCP error -32602: ${UNKNOWN}`, data: { uri } });
     },
   );
 
-  test('an expired result: -32002 saying it expired and which report to run again', async () => {
+  test('an expired result: not found saying it expired and which report to run again', async () => {
     const r = await s.call('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261103' });
     const { resourceUri, resultId } = r.structuredContent as { resourceUri: string; resultId: string };
     const store = s.rt.store as unknown as { now: () => number };
@@ -52,9 +52,9 @@ describe('resources/read errors', () => {
     store.now = () => realNow() + 61 * 60_000; // the store's clock is the edge moved here
     try {
       expect(await readError(resourceUri)).toEqual({
-        code: -32002,
+        code: -32602,
         message:
-          `MCP error -32002: No result '${resultId}' is held: it expired, unused for 60 minutes ` +
+          `MCP error -32602: No result '${resultId}' is held: it expired, unused for 60 minutes ` +
           '(REPORTS_RESULTS_TTL_MINUTES). Run air_segments_by_date again for a new resultId.',
         data: { uri: resourceUri },
       });
@@ -78,7 +78,7 @@ describe('resources/read errors', () => {
 });
 
 const NO_RESOURCE = (uri: string) =>
-  `MCP error -32002: No resource '${uri}' on this server. Read the resourceUri a report tool answered with ` +
+  `MCP error -32602: No resource '${uri}' on this server. Read the resourceUri a report tool answered with ` +
   '(reports://results/{resultId}, .csv for CSV pages), or one that resources/list gives.';
 
 describe('one not-found path for every resource URI and prompt (issue 31)', () => {
@@ -88,8 +88,8 @@ describe('one not-found path for every resource URI and prompt (issue 31)', () =
     'reports://results/',
     'reports://other/r_1',
     'https://example.com/x',
-  ])('an unknown URI (%s): -32002 with data.uri and our words', async (uri) => {
-    expect(await readError(uri)).toEqual({ code: -32002, message: NO_RESOURCE(uri), data: { uri } });
+  ])('an unknown URI (%s): not found with data.uri and our words', async (uri) => {
+    expect(await readError(uri)).toEqual({ code: -32602, message: NO_RESOURCE(uri), data: { uri } });
   });
 
   test('the view and a held result are still read', async () => {
@@ -105,8 +105,8 @@ describe('one not-found path for every resource URI and prompt (issue 31)', () =
     ['reports://results/r_nope?page=999999999'],
   ])('an unknown result with any page (%s) is not found, not a page error', async (uri) => {
     const e = await readError(uri);
-    expect(e.code).toBe(-32002);
-    expect(e.message).toBe(`MCP error -32002: ${UNKNOWN.replace('r_doesNotExist', 'r_nope')}`);
+    expect(e.code).toBe(-32602);
+    expect(e.message).toBe(`MCP error -32602: ${UNKNOWN.replace('r_doesNotExist', 'r_nope')}`);
     expect(e.data).toEqual({ uri });
   });
 
@@ -118,7 +118,7 @@ describe('one not-found path for every resource URI and prompt (issue 31)', () =
         message:
           `MCP error -32602: uri: '${uri}' is not a URI; read a resourceUri a tool answered with ` +
           '(reports://results/{resultId}), or one that resources/list gives',
-        data: { uri },
+        data: { uri, expected: 'a URI' },
       });
     },
   );
