@@ -15,7 +15,8 @@
  *
  * The suite needs Node >= 22: `--node PATH`, else $NODE22_BIN, else this Node if it is >= 22
  * (.ci/node-binary.sh 22 prints one). The server runs on the Node running this script.
- * Usage: node test/conformance/run.mjs [--requirements 2025-11-25|2026-07-28]... [--node PATH]
+ * `--url URL` judges a server already running there instead of starting the built one.
+ * Usage: node test/conformance/run.mjs [--requirements 2025-11-25|2026-07-28]... [--node PATH] [--url URL]
  * Run by .ci/run and `npm run conformance`.
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +31,7 @@ const SETS = ['2025-11-25', '2026-07-28'];
 const ENFORCED = { '2025-11-25': true, '2026-07-28': switches.ENFORCE_2026_07_28 === true };
 
 const { values } = parseArgs({
-  options: { requirements: { type: 'string', multiple: true }, node: { type: 'string' } },
+  options: { requirements: { type: 'string', multiple: true }, node: { type: 'string' }, url: { type: 'string' } },
 });
 const sets = values.requirements ?? SETS;
 for (const set of sets) {
@@ -46,21 +47,28 @@ if (!suiteNode) {
 const suiteVersion = JSON.parse(readFileSync(`${ROOT}/${SUITE}/package.json`, 'utf8')).version;
 for (const set of sets) checkBaseline(baselinePath(set));
 
-const server = spawn(process.execPath, ['dist/server/index.mjs', '--http', '127.0.0.1:0'], {
-  cwd: ROOT,
-  env: { ...withoutReports(process.env), REPORTS_DEMO: 'true', REPORTS_TIMEZONE: 'UTC', REPORTS_RESULTS_DIR: 'off' },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
+const server = values.url
+  ? undefined
+  : spawn(process.execPath, ['dist/server/index.mjs', '--http', '127.0.0.1:0'], {
+      cwd: ROOT,
+      env: {
+        ...withoutReports(process.env),
+        REPORTS_DEMO: 'true',
+        REPORTS_TIMEZONE: 'UTC',
+        REPORTS_RESULTS_DIR: 'off',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
 let failed = false;
 try {
-  const url = await listening(server);
+  const url = server ? await listening(server) : values.url;
   for (const set of sets) {
     const run = await runSet(set, url);
     process.stdout.write(report(set, url, run));
     if (!run.ok && ENFORCED[set]) failed = true;
   }
 } finally {
-  server.kill('SIGKILL');
+  server?.kill('SIGKILL');
 }
 process.exit(failed ? 1 : 0);
 
@@ -114,7 +122,8 @@ function report(set, url, run) {
   const mode = ENFORCED[set] ? 'enforced' : 'informative: ENFORCE_2026_07_28 is false in enforce-2026-07-28.json';
   const lines = [
     '',
-    `conformance ${suiteVersion} --requirements ${set} (${mode}) against ${url}, server on Node ${process.version}`,
+    `conformance ${suiteVersion} --requirements ${set} (${mode}) against ${url}` +
+      (values.url ? '' : `, the built server on Node ${process.version}`),
     '| scenario | passed | failed |',
     '|---|---:|---:|',
   ];
