@@ -83,7 +83,13 @@ async function runSet(set, url) {
   let err = '';
   suite.stdout.on('data', (c) => (out += c.toString('utf8')));
   suite.stderr.on('data', (c) => (err += c.toString('utf8')));
-  const code = await new Promise((resolve) => suite.once('close', (c) => resolve(c ?? 1)));
+  const code = await new Promise((resolve) => {
+    suite.once('close', (c) => resolve(c ?? 1));
+    suite.once('error', (e) => {
+      err += `could not start ${suiteNode}: ${e.message}`;
+      resolve(1);
+    });
+  });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its verdict lines
   const text = out.replace(/\x1b\[[0-9;]*m/g, '');
   const summary = text.slice(text.indexOf('=== SUMMARY ==='));
