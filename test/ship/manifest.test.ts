@@ -65,7 +65,7 @@ describe('manifest.json', () => {
     expect(manifest.manifest_version).toBe('0.3');
     expect(manifest.compatibility).toEqual({
       platforms: ['darwin', 'win32', 'linux'],
-      runtimes: { node: '>=20.18.1' },
+      runtimes: { node: '^20.18.1 || ^22.0.0 || >=24.0.0' },
     });
   });
 
