@@ -247,13 +247,27 @@ describe('HTTP: both versions on one endpoint, stateless, results bound to the p
       expect(sc.fetchedRecords).toBeGreaterThan(0);
       const q = await legacy.call('query_report', { resultId: sc.resultId, aggregates: [{ fn: 'count' }] });
       expect((q.structuredContent as { matched: number }).matched).toBe(sc.fetchedRecords);
-      // The 2025 client on stateless HTTP declared the MCP Apps extension in an initialize that
-      // no later request's instance sees: the view is offered all the same.
-      const { tools } = await legacy.client.listTools();
+      // A 2025-11-25 request without a session reaches an instance that saw no initialize, so no
+      // client capabilities (the MCP Apps extension among them): the view is offered all the same.
+      const stateless = async (message: Out) => {
+        const answer = await fetch(server.url, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, Authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+        });
+        expect(answer.headers.get('mcp-session-id')).toBeNull();
+        const body = await answer.text();
+        const data = body.split('\n').find((l) => l.startsWith('data: ')) ?? body;
+        return (JSON.parse(data.replace(/^data: /, '')) as { result: Out }).result;
+      };
+      const { tools } = (await stateless({ method: 'tools/list' })) as { tools: Array<{ name: string; _meta: Out }> };
       const air = tools.find((t) => t.name === 'air_segments_by_date')!;
       const view = (air._meta as { ui: { resourceUri: string } }).ui.resourceUri;
-      const page = await legacy.client.readResource({ uri: view });
+      const page = (await stateless({ method: 'resources/read', params: { uri: view } })) as {
+        contents: Array<{ mimeType: string; text: string }>;
+      };
       expect(page.contents[0].mimeType).toBe('text/html;profile=mcp-app');
+      expect(page.contents[0].text).toMatch(/^<!doctype html>/i);
     } finally {
       await modern.close();
       await legacy.close();
