@@ -107,12 +107,9 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, identity, lastUsed: Date.now() });
-        if (sessions.size > MAX_SESSIONS)
-          void sessions
-            .values()
-            .next()
-            .value?.server.close()
-            .catch(() => {});
+        // Map order is opening order; closing a session's server removes it (onclose below).
+        const oldest = sessions.size > MAX_SESSIONS ? sessions.values().next().value : undefined;
+        void oldest?.server.close().catch(() => {});
       },
     });
     transport.onclose = () => {
