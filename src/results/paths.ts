@@ -90,10 +90,41 @@ function pathsOf(records: readonly Record<string, unknown>[]): Paths {
   if (hit && hit.length === records.length) return hit;
   const seen = new Set<string>();
   const lists = new Set<string>();
-  for (const r of records) addPaths(r, '', 1, seen, lists);
+  // A report's records nearly all have one layout of flat fields: a record with the keys of
+  // the last one walked, in its order, and no list or object, adds no path, and is checked
+  // without making a path text of each of its keys.
+  let layout: string[] = [];
+  for (const r of records) {
+    if (sameFlatLayout(r, layout)) continue;
+    addPaths(r, '', 1, seen, lists);
+    layout = flatLayout(r);
+  }
   const found = { length: records.length, paths: [...seen], lists };
   cache.set(records, found);
   return found;
+}
+
+/** Whether `r` has exactly the keys of `layout`, in its order, each holding a scalar. */
+function sameFlatLayout(r: Record<string, unknown>, layout: readonly string[]): boolean {
+  let i = 0;
+  for (const key in r) {
+    if (layout[i] !== key) return false;
+    const v = r[key];
+    if (v !== null && typeof v === 'object') return false;
+    i++;
+  }
+  return i > 0 && i === layout.length;
+}
+
+/** The keys of `r` when every one holds a scalar; else none (no record matches it). */
+function flatLayout(r: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in r) {
+    const v = r[key];
+    if (v !== null && typeof v === 'object') return [];
+    keys.push(key);
+  }
+  return keys;
 }
 
 function addPaths(
