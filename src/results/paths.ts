@@ -85,6 +85,16 @@ export function collectPaths(records: readonly Record<string, unknown>[]): strin
   return pathsOf(records).paths;
 }
 
+/**
+ * The paths of `records` as the fetch that walked them found them: their top-level keys in the
+ * order first seen, none holding a list or object (upstream/paging/record-pass.ts). The first
+ * query of a million held records then needs no walk of them for their paths (a second or
+ * more of for-in over every record).
+ */
+export function notePaths(records: readonly Record<string, unknown>[], flatKeys: readonly string[]): void {
+  cache.set(records, { length: records.length, paths: [...flatKeys], lists: new Set() });
+}
+
 function pathsOf(records: readonly Record<string, unknown>[]): Paths {
   const hit = cache.get(records);
   if (hit && hit.length === records.length) return hit;

@@ -3,6 +3,7 @@ import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { PageSummary } from '../results/page-summary.js';
+import { notePaths } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
@@ -64,6 +65,8 @@ export async function runReport(
   const started = Date.now();
   const fetched = await fetchSummarised(rt, def, query, opts);
   const { outcome, records } = fetched;
+  // Held as walked: the walk's keys are the records' paths (query_report reads them).
+  if (fetched.asWalked && outcome.flatKeys) notePaths(records, outcome.flatKeys);
   const stored = await rt.results.put({
     report: def.tool,
     source: rt.source,
