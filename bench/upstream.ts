@@ -8,13 +8,22 @@ export { BENCH_KEY, BENCH_USERNAME, type PageSet } from './upstream-process.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The bench upstream's child process, as seen from the process that started it. */
+export interface PreparedBytes {
+  bytes: Record<string, number>;
+  gzipBytes: Record<string, number>;
+}
+
 export interface BenchUpstream {
   origin: string;
   /** Base URL of one case: latency per request, which report, how many records. */
   baseUrl(c: { latencyMs: number; variant: number; total: number }): string;
-  /** Serialises the pages of these reports now, so no timed request pays for it. */
-  /** Returns the bytes of JSON served for each set, keyed `variant/total`. */
-  prepare(sets: PageSet[]): Promise<Record<string, number>>;
+  /** Serialises (and gzips) the pages of these reports now, so no timed request pays for it.
+   *  Returns the bytes of JSON served for each set, keyed `variant/total`, and gzipped. */
+  prepare(sets: PageSet[]): Promise<PreparedBytes>;
+  /** Lets the pages of these reports go. */
+  drop(sets: PageSet[]): void;
+  /** Body bytes sent and requests answered by encoding since the last call. */
+  sent(): Promise<Record<string, { bytes: number; requests: number }>>;
   stop(): void;
 }
 
@@ -40,8 +49,14 @@ export async function startBenchUpstream(): Promise<BenchUpstream> {
     origin,
     baseUrl: (c) => `${origin}/${c.latencyMs}/${c.variant}/${c.total}`,
     async prepare(sets) {
-      const done = next((m) => m.prepared as Record<string, number> | undefined);
+      const done = next((m) => m.prepared as PreparedBytes | undefined);
       child.send({ prepare: sets });
+      return done;
+    },
+    drop: (sets) => child.send({ drop: sets }),
+    async sent() {
+      const done = next((m) => (m.stats as { sent: Record<string, { bytes: number; requests: number }> })?.sent);
+      child.send({ stats: true });
       return done;
     },
     stop: () => {

@@ -1,9 +1,10 @@
 /**
  * Case 2. One small call (a 100-record report, one page, 0 ms): what our tools/call adds
- * over one raw signed request of the same page. Each run alternates the two CALLS times and
- * takes the median of the differences.
+ * over one raw signed request of the same page, with the server as its own process over stdio
+ * (bench/own-server.ts), as a desktop host runs it. Each run alternates the two CALLS times
+ * and takes the median of the differences.
  */
-import { startOurs } from '../ours.js';
+import { startOwnServer } from '../own-server.js';
 import { passThroughAgent, rawRequest } from '../pass-through.js';
 import { median, row } from '../stats.js';
 import { baseUrl, type CaseInput, type CaseOutput, expectComplete } from './context.js';
@@ -13,7 +14,7 @@ const CALLS = 40;
 
 export async function smallCallCase(input: CaseInput): Promise<CaseOutput> {
   const url = baseUrl(input.origin, 0, SMALL.variant, SMALL.total);
-  const ours = await startOurs(url, { REPORTS_PAGE_SIZE: String(SMALL.pageSize) });
+  const ours = await startOwnServer(url, { REPORTS_PAGE_SIZE: String(SMALL.pageSize) });
   const agent = passThroughAgent(1);
   const pageUrl = `${url}/AirSegmentsByDate?DateStart=20260101&DateEnd=20261231&Offset=0&Limit=${SMALL.pageSize}`;
   try {
@@ -43,7 +44,7 @@ export async function smallCallCase(input: CaseInput): Promise<CaseOutput> {
       oursMs.push(median(o));
       rawMs.push(median(r));
     }
-    const c = '2 small call (100 records)';
+    const c = '2 small call (100 records, server over stdio)';
     return {
       rows: [
         row(c, 'ours p50', 'ms', oursMs),

@@ -1,21 +1,28 @@
 /**
  * Case 5. 50 concurrent 2,000-record reports (4 pages of 500 each) at 20 ms a request,
- * concurrency 4: wall time against the bound (total pages x latency / concurrency).
+ * concurrency 4, the server as its own process over stdio: wall time against the bound
+ * (total pages x latency / concurrency). The 50 calls differ (each its own DateStart, which
+ * the bench upstream ignores): identical calls would join one fetch (server/joined-calls.ts).
  */
-import { startOurs } from '../ours.js';
+import { startOwnServer } from '../own-server.js';
 import { row } from '../stats.js';
 import { baseUrl, type CaseInput, type CaseOutput, expectComplete } from './context.js';
 
 export const THROUGHPUT = { variant: 3, total: 2000, pageSize: 500, latencyMs: 20, concurrency: 4, reports: 50 };
 
+/** 2026-01-01 plus `i` days, as the service writes a date (yyyymmdd). */
+function day(i: number): string {
+  return new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
 export async function throughputCase(input: CaseInput): Promise<CaseOutput> {
   const { variant, total, pageSize, latencyMs, concurrency, reports } = THROUGHPUT;
-  const ours = await startOurs(baseUrl(input.origin, latencyMs, variant, total), {
+  const ours = await startOwnServer(baseUrl(input.origin, latencyMs, variant, total), {
     REPORTS_PAGE_SIZE: String(pageSize),
     REPORTS_CONCURRENCY: String(concurrency),
   });
   const boundMs = (reports * Math.ceil(total / pageSize) * latencyMs) / concurrency;
-  const many = () => Promise.all(Array.from({ length: reports }, () => ours.report()));
+  const many = () => Promise.all(Array.from({ length: reports }, (_, i) => ours.report({ DateStart: day(i) })));
   try {
     for (const r of await many()) expectComplete(r, total);
     const wall: number[] = [];

@@ -327,13 +327,28 @@ export interface StateCounts {
   byState: Map<SegmentState, Map<string, number>>;
 }
 
+/** Counts made per records list (held lists are not changed: continue_report and masking
+ *  make new ones), by the segments counted: every query_report on a result says them again. */
+const counted = new WeakMap<readonly Rec[], Map<string, StateCounts>>();
+
 /** Segments per state and code, over every segment the meaning names in `records`. */
 export function stateCounts(records: readonly Rec[], meaning: RecordMeaning): StateCounts | undefined {
   if (!meaning.segments?.length) return undefined;
+  const which = JSON.stringify(meaning.segments.map((s) => [s.list ?? null, s.status]));
+  let known = counted.get(records);
+  const hit = known?.get(which);
+  if (hit) return hit;
+  const counts = countStates(records, meaning.segments);
+  if (!known) counted.set(records, (known = new Map()));
+  known.set(which, counts);
+  return counts;
+}
+
+function countStates(records: readonly Rec[], segments: NonNullable<RecordMeaning['segments']>): StateCounts {
   const byState = new Map<SegmentState, Map<string, number>>();
   let total = 0;
   for (const r of records) {
-    for (const s of meaning.segments) {
+    for (const s of segments) {
       for (const item of itemsAt(r, s.list)) {
         if (!(s.status in item)) continue;
         const state = (item.SegmentState as SegmentState | undefined) ?? segmentState(item[s.status]);

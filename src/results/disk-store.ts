@@ -37,6 +37,8 @@ interface Kept {
 const LONGEST_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A temporary or half-written file older than this is a failed write's leftover. */
 const LEFTOVER_MS = 60 * 60 * 1000;
+/** The folder is counted again after this long even when what this process wrote fits. */
+const RECOUNT_MS = 60_000;
 
 export interface DiskStoreOptions {
   /** The store that holds and answers (its budget and TTL apply as before). */
@@ -68,6 +70,10 @@ export class DiskStore implements HeldResults {
   private readonly owesRecords = new Set<string>();
   /** Writes run one at a time, in order. */
   private writes: Promise<void> = Promise.resolve();
+  /** The folder's bytes at its last count plus what was written here since (an upper bound
+   *  of what this process knows of), and when it was counted: see fitDisk. */
+  private diskBytes: number | undefined;
+  private countedAt = 0;
   private writeFailureSaid = false;
   private readonly sweeper: NodeJS.Timeout;
   readonly ready: Promise<void>;
@@ -321,8 +327,20 @@ export class DiskStore implements HeldResults {
    * result that alone exceeds the budget is not kept (it stays in memory).
    */
   private async fitDisk(justWritten?: string): Promise<void> {
+    // Counting the folder stats every file in it: after every write, a server that had kept a
+    // few hundred results spent more on that than on the call itself. While the last count
+    // plus what was written since is within the budget, and the count is recent (other
+    // processes may write to the folder too), nothing can be over it.
+    const written = justWritten === undefined ? 0 : (this.kept.get(justWritten)?.bytes ?? 0);
+    const recent = this.now() - this.countedAt < RECOUNT_MS;
+    if (this.diskBytes !== undefined && recent && this.diskBytes + written <= this.maxBytes) {
+      this.diskBytes += written;
+      return;
+    }
     const groups = await this.folderGroups();
     let total = groups.reduce((n, g) => n + g.bytes, 0);
+    this.countedAt = this.now();
+    this.diskBytes = total;
     if (total <= this.maxBytes) return;
     groups.sort((a, b) => a.lastUsed - b.lastUsed);
     for (const g of groups) {
@@ -340,6 +358,7 @@ export class DiskStore implements HeldResults {
       }
       await Promise.all(g.paths.map((p) => unlink(p).catch(() => {})));
     }
+    this.diskBytes = total;
     // The one just written does not fit the budget even alone.
     if (total > this.maxBytes && justWritten && this.kept.has(justWritten)) {
       this.log(
@@ -357,6 +376,7 @@ export class DiskStore implements HeldResults {
     for (const sub of subfolders) {
       const dir = join(this.root, sub.name);
       const names = await readdir(dir).catch(() => [] as string[]);
+      const present = new Set(names);
       for (const name of names) {
         const path = join(dir, name);
         const s = await stat(path).catch(() => undefined);
@@ -367,7 +387,7 @@ export class DiskStore implements HeldResults {
         group.bytes += s.size;
         // A result's last use is its description's time; a file without one, its own.
         if (name.endsWith('.meta')) group.lastUsed = s.mtimeMs;
-        else if (!names.includes(`${stem}.meta`)) group.lastUsed = Math.max(group.lastUsed, s.mtimeMs);
+        else if (!present.has(`${stem}.meta`)) group.lastUsed = Math.max(group.lastUsed, s.mtimeMs);
         if (dir === this.folder && name.endsWith('.meta')) {
           const id = idOfStem(stem);
           const kept = this.kept.get(id);

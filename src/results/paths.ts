@@ -85,15 +85,56 @@ export function collectPaths(records: readonly Record<string, unknown>[]): strin
   return pathsOf(records).paths;
 }
 
+/**
+ * The paths of `records` as the fetch that walked them found them: their top-level keys in the
+ * order first seen, none holding a list or object (upstream/paging/record-pass.ts). The first
+ * query of a million held records then needs no walk of them for their paths (a second or
+ * more of for-in over every record).
+ */
+export function notePaths(records: readonly Record<string, unknown>[], flatKeys: readonly string[]): void {
+  cache.set(records, { length: records.length, paths: [...flatKeys], lists: new Set() });
+}
+
 function pathsOf(records: readonly Record<string, unknown>[]): Paths {
   const hit = cache.get(records);
   if (hit && hit.length === records.length) return hit;
   const seen = new Set<string>();
   const lists = new Set<string>();
-  for (const r of records) addPaths(r, '', 1, seen, lists);
+  // A report's records nearly all have one layout of flat fields: a record with the keys of
+  // the last one walked, in its order, and no list or object, adds no path, and is checked
+  // without making a path text of each of its keys.
+  let layout: string[] = [];
+  for (const r of records) {
+    if (sameFlatLayout(r, layout)) continue;
+    addPaths(r, '', 1, seen, lists);
+    layout = flatLayout(r);
+  }
   const found = { length: records.length, paths: [...seen], lists };
   cache.set(records, found);
   return found;
+}
+
+/** Whether `r` has exactly the keys of `layout`, in its order, each holding a scalar. */
+function sameFlatLayout(r: Record<string, unknown>, layout: readonly string[]): boolean {
+  let i = 0;
+  for (const key in r) {
+    if (layout[i] !== key) return false;
+    const v = r[key];
+    if (v !== null && typeof v === 'object') return false;
+    i++;
+  }
+  return i > 0 && i === layout.length;
+}
+
+/** The keys of `r` when every one holds a scalar; else none (no record matches it). */
+function flatLayout(r: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in r) {
+    const v = r[key];
+    if (v !== null && typeof v === 'object') return [];
+    keys.push(key);
+  }
+  return keys;
 }
 
 function addPaths(

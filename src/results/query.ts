@@ -91,7 +91,8 @@ export function runQuery(held: readonly Row[], args: QueryArgs, context: QueryCo
   const field = fieldResolver(records);
   const offset = Math.max(0, Math.floor(args.offset ?? 0));
   const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(args.limit ?? DEFAULT_QUERY_LIMIT)));
-  const matched = matchRecords(records, args.where);
+  // Without filters the rows themselves (nothing below changes them): no copy of a million.
+  const matched = args.where?.length ? matchRecords(records, args.where) : records;
 
   const meaning = findTransaction(context.report ?? '')?.answer.meaning;
   const meant = meaningOfRows(matched, args, meaning, unnest);
@@ -525,16 +526,26 @@ function grouped(
   notes.push(...atTheirGrain(aggs, meaning));
 
   const groups = new Map<
-    string,
+    unknown,
     { key: Record<string, unknown>; count: number; states: AggState[]; tickets: (Set<unknown> | undefined)[] }
   >();
+  // One key (the common question): its value (always a scalar: groupValue) is the group's id
+  // itself, with no list of values and JSON text of it made per record (a Map keeps "1" and 1
+  // apart as that text did).
+  const single = keys.length === 1 ? keys[0] : undefined;
   for (const r of matched) {
-    const values = keys.map((k) => groupValue(k.get(r), k.part));
-    const id = keys.length ? JSON.stringify(values) : '';
+    let values: unknown[] | undefined;
+    let id: unknown;
+    if (single) id = groupValue(single.get(r), single.part);
+    else {
+      values = keys.map((k) => groupValue(k.get(r), k.part));
+      id = keys.length ? JSON.stringify(values) : '';
+    }
     let g = groups.get(id);
     if (!g) {
+      const vs = values ?? [id];
       g = {
-        key: Object.fromEntries(keys.map((k, j) => [k.name, values[j]])),
+        key: Object.fromEntries(keys.map((k, j) => [k.name, vs[j]])),
         count: 0,
         states: aggs.map(() => new AggState()),
         tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
@@ -542,6 +553,7 @@ function grouped(
       groups.set(id, g);
     }
     g.count++;
+    if (!aggs.length) continue;
     const group = g;
     aggs.forEach((a, j) => {
       if (a.onceBy) {

@@ -3,10 +3,12 @@ import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { PageSummary } from '../results/page-summary.js';
+import { notePaths } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
+import { Compactor } from '../upstream/record-memory.js';
 import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
@@ -63,10 +65,8 @@ export async function runReport(
   const started = Date.now();
   const fetched = await fetchSummarised(rt, def, query, opts);
   const { outcome, records } = fetched;
-  rt.log(
-    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ` +
-      `${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}`,
-  );
+  // Held as walked: the walk's keys are the records' paths (query_report reads them).
+  if (fetched.asWalked && outcome.flatKeys) notePaths(records, outcome.flatKeys);
   const stored = await rt.results.put({
     report: def.tool,
     source: rt.source,
@@ -86,8 +86,17 @@ export async function runReport(
     records,
     held: intervalsOf(outcome.pages),
     summary: fetched.summary,
-    ...(fetched.asWalked ? { recordBytes: outcome.heldBytes } : {}),
+    ...(fetched.asWalked
+      ? { recordBytes: outcome.heldBytes }
+      : fetched.compactedBytes !== undefined
+        ? { recordBytes: fetched.compactedBytes }
+        : {}),
   });
+  // What the result holds by the budget's measure is in the line: the bench reads it there.
+  rt.log(
+    `${def.tool}: ${records.length} records in ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}, ` +
+      `${Date.now() - started} ms${outcome.complete ? '' : ' (incomplete)'}, ${stored.bytes} bytes held`,
+  );
   // The page texts, the copies the walk replaced and the fetch's working state (the summary's
   // exact value counts, left behind in fetchSummarised) are garbage now: about 2.5x what is held.
   reclaimAfterPut(stored.bytes);
@@ -109,13 +118,27 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   // The fetch counts every top-level value as it walks it, so the summary needs no walk of
   // its own; masking replaces every record, so then the summary profiles the masked ones.
   const countValues = !rt.config.redactPii;
+  // Records held other than as the walk left them (masked, or a page cut by the pinned scope)
+  // are shared and measured here, a page as it arrives (record-memory.ts), not in a walk of
+  // the whole list once the fetch is done: the pages held before the first such page are
+  // caught up then. A cap, a deadline or a failed page leaves what was measured so far.
+  let compactor: Compactor | undefined;
+  let walkedPages: Record<string, unknown>[][] = [];
   const outcome = await fetchFor(rt, def, query, { ...opts, countValues }, undefined, (offset, page, counted) => {
     const kept = rt.redact.records(scope.keep(page));
-    if (kept !== page) asWalked = false;
+    if (kept !== page && !compactor) {
+      asWalked = false;
+      compactor = new Compactor();
+      for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
+      walkedPages = [];
+    }
+    if (compactor) for (const r of kept) compactor.record(r);
+    else walkedPages.push(kept);
     learnt ??= rt.redact.learnt();
     summary.page(offset, kept, kept === page ? counted : undefined);
     return kept;
   });
+  walkedPages = [];
   // One list of every record, the pages' own lists released with the outcome.
   let records = outcome.pages.length === 1 ? outcome.pages[0].records : concatPages(outcome.pages);
   let values = outcome.values;
@@ -125,6 +148,8 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   if (learnt !== undefined && rt.redact.learnt() > learnt && outcome.pages.length > 1) {
     records = rt.redact.remask(records);
     asWalked = false;
+    // Other records now: the store measures them.
+    compactor = undefined;
     summary = new PageSummary();
     summary.page(0, records);
     values = undefined;
@@ -135,6 +160,7 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     outcome,
     records,
     asWalked,
+    compactedBytes: compactor?.bytes,
     notes: [...scope.notes(), ...(days.length ? [daysNote(days)] : [])],
     summary: withDerived(finished, outcome.derived),
   };

@@ -96,5 +96,6 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
     requests: walk.requests,
     heldBytes: walk.pass.memory.bytes,
     ...(walk.pass.counting ? { values: walk.pass.values } : {}),
+    ...(walk.pass.nested ? {} : { flatKeys: walk.pass.topKeys }),
   };
 }

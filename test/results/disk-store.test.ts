@@ -157,6 +157,46 @@ describe('results kept on disk', () => {
     await again.store.close();
   });
 
+  it("count the folder again within a minute of another process's writes, not after each of their own", async () => {
+    const root = await tempRoot();
+    const clock = { t: Date.parse('2026-11-15T12:00:00Z') };
+    const probe = await opener(await tempRoot(), clock)();
+    await probe.store.put(result(2_000, 9));
+    await probe.store.close();
+    const budget = Math.floor(probe.store.keptBytes * 3.5);
+    const folderBytes = async () => {
+      let total = 0;
+      for (const e of await readdir(root, { withFileTypes: true, recursive: true }))
+        if (e.isFile() && /\.(meta|data)$/.test(e.name)) total += (await stat(join(e.parentPath, e.name))).size;
+      return total;
+    };
+
+    const a = await opener(root, clock, budget)();
+    const first = await a.store.put(result(2_000, 1));
+    await a.store.flush();
+    // Another key's server writes two while this one runs: three in the folder, within the budget.
+    const b = await opener(root, clock, budget, 'key-two')();
+    for (const seed of [2, 3]) {
+      clock.t += 1000;
+      await b.store.put(result(2_000, seed));
+      await b.store.flush();
+    }
+    await b.store.close();
+    // This server's count (one result) plus its own second write fits: it does not count the
+    // folder again, which now holds four, over the budget for the moment.
+    clock.t += 1000;
+    await a.store.put(result(2_000, 4));
+    await a.store.flush();
+    expect(await folderBytes()).toBeGreaterThan(budget);
+    // A minute on, its next write counts the folder and deletes the least recently used.
+    clock.t += 61_000;
+    await a.store.put(result(2_000, 5));
+    await a.store.flush();
+    expect(await folderBytes()).toBeLessThanOrEqual(budget);
+    expect(await keptStems(root)).not.toContain(stem(first.id));
+    await a.store.close();
+  });
+
   it('reads a kept result once for two first uses; its table numbers are not given again', async () => {
     const root = await tempRoot();
     const clock = { t: Date.parse('2026-11-15T12:00:00Z') };

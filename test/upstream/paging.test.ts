@@ -97,10 +97,14 @@ describe('paging', () => {
       notes: [],
       requests: 1,
       heldBytes: 0,
+      // No record, so none holds a list or object: no field path either.
+      flatKeys: [],
     });
     const small = await service({ total: 37 });
     const out = await fetchReport(client(small.url), req());
     expect(out).toMatchObject({ totalRecords: 37, complete: true, notes: [], requests: 1 });
+    // Flat records: their keys, in order, are every field path (results/paths.ts).
+    expect(out.flatKeys).toEqual(Object.keys(out.pages[0].records[0]));
     expect(seqs(out)).toEqual(range(0, 37));
     expect(small.requests.map((r) => [r.offset, r.limit])).toEqual([[0, 500]]);
   });

@@ -62,6 +62,12 @@ export class RecordPass {
   private readonly fieldKeys: string[] = [];
   private readonly fieldCodes: number[] = [];
   private readonly fieldValues: FieldValues[] = [];
+  /** The records' top-level keys in the order first seen, and whether any record holds a
+   *  list or object at its top level: for flat records, every field path there is
+   *  (results/paths.ts), known without a walk of the held records for it. */
+  readonly topKeys: string[] = [];
+  private readonly topKeySet = new Set<string>();
+  nested = false;
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
   /** Every top-level field's distinct values, and (when counting) how often each occurs. */
@@ -105,6 +111,7 @@ export class RecordPass {
         mixChar(this.fieldCodes[fields]);
         if (v !== null && typeof v === 'object') {
           this.values.pageHasNested = true;
+          this.nested = true;
           const held = this.value(v, depth);
           if (held !== v) o[key] = held;
         } else {
@@ -234,6 +241,11 @@ export class RecordPass {
 
   /** A record whose field at position `i` is `key`, unlike the record before. */
   private newField(i: number, key: string): void {
+    // A key seen anywhere before was given to this at its first sight: only new ones are added.
+    if (!this.topKeySet.has(key)) {
+      this.topKeySet.add(key);
+      this.topKeys.push(key);
+    }
     this.fieldKeys[i] = key;
     this.fieldCodes[i] = keyCode(key);
     this.fieldValues[i] = this.values.field(key);

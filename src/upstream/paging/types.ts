@@ -53,4 +53,7 @@ export interface FetchOutcome {
   heldBytes: number;
   /** With countValues: every top-level value of the pages kept as walked, counted. */
   values?: ValueCounts;
+  /** The walked records' top-level keys in the order first seen, when none holds a list or
+   *  object at its top level: every field path of those records (results/paths.ts). */
+  flatKeys?: string[];
 }
