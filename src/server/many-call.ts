@@ -6,6 +6,7 @@
  * and the records are held as ONE result, in the order the locators were given. A locator the
  * service does not find, or whose request fails, is named in the notes; the others are kept.
  */
+import { setMaxListeners } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ReportControls } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
@@ -61,6 +62,8 @@ export async function callMany(
   const left = () => Math.max(1, rt.config.callBudgetMs - (Date.now() - started));
   const progress = progressReporter(ctx, def.tool);
   let done = 0;
+  // Each locator's fetch listens to the call's signal: up to 100 listeners (Node warns past 10).
+  setMaxListeners(Math.max(10, values.length + 5), signal);
   const parts = await Promise.all(
     values.map(async (value): Promise<Part> => {
       const one = { ...query, [param]: value };
