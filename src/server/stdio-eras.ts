@@ -13,7 +13,7 @@ import { isModernRequest } from './inbound.js';
 
 export interface StdioOptions {
   onerror(error: Error): void;
-  /** The pipe (tests); process.stdin and process.stdout by default. */
+  /** Another pipe than process.stdin and process.stdout (the default). */
   wire?: Transport;
 }
 
