@@ -5,8 +5,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
+import type { Sandbox } from '../../src/sandbox/service.js';
 import {
+  answerMessage,
   assertBuilt,
   connectClient,
   INITIALIZE,
@@ -14,6 +15,7 @@ import {
   MCP_HEADERS,
   rawRequest,
   startHttpServer,
+  startLiveHttpServer,
   startRefused,
 } from '../helpers/http-server.js';
 import { readAllRecords } from '../helpers/resources.js';
@@ -79,8 +81,7 @@ describe('--http: Streamable HTTP at /mcp', () => {
           '{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"air_segments_by_date",' +
           `"arguments":{"DateStart":${deep},"DateEnd":"today"}}}`,
       });
-      const data = answer.body.split('\n').find((l) => l.startsWith('data: ')) ?? answer.body;
-      expect(JSON.parse(data.replace(/^data: /, ''))).toEqual({
+      expect(answerMessage(answer.body)).toEqual({
         jsonrpc: '2.0',
         id: 99,
         result: {
@@ -154,8 +155,7 @@ describe('--http: Streamable HTTP at /mcp', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
       });
       expect(noSession.status).toBe(200);
-      const data = noSession.body.split('\n').find((l) => l.startsWith('data: ')) ?? noSession.body;
-      const listed = JSON.parse(data.replace(/^data: /, '')) as { id: number; result: { tools: { name: string }[] } };
+      const listed = answerMessage(noSession.body) as { id: number; result: { tools: { name: string }[] } };
       expect(listed.id).toBe(2);
       expect(listed.result.tools.map((t) => t.name)).toContain('travellers_at');
       const unknownSession = await rawRequest(server.url, {
@@ -229,18 +229,9 @@ describe('--http: Streamable HTTP at /mcp', () => {
 
 describe('--http: SIGTERM', () => {
   async function liveServer(latencyMs: number) {
-    const sandbox = await startSandbox({ latencyMs });
-    sandboxes.push(sandbox);
-    const server = await startHttpServer({
-      env: {
-        REPORTS_BASE_URL: sandbox.url,
-        REPORTS_API_USERNAME: sandbox.username,
-        REPORTS_API_KEY: sandbox.key,
-        REPORTS_PAGE_SIZE: '50',
-        REPORTS_CONCURRENCY: '2',
-      },
-    });
-    return { sandbox, server };
+    const live = await startLiveHttpServer({ latencyMs }, { REPORTS_PAGE_SIZE: '50', REPORTS_CONCURRENCY: '2' });
+    sandboxes.push(live.sandbox);
+    return live;
   }
 
   it('lets a running call finish, then exits 0', async () => {

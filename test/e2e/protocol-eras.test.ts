@@ -16,15 +16,16 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
+import type { Sandbox } from '../../src/sandbox/service.js';
 import { BUILT_SERVER } from '../helpers/built-server.js';
 import {
+  answerMessage,
   assertBuilt,
   connectClient,
   killAll,
   MCP_HEADERS,
   serverEnv,
-  startHttpServer,
+  startLiveHttpServer,
 } from '../helpers/http-server.js';
 import { closeStdio } from '../helpers/stdio.js';
 
@@ -210,19 +211,12 @@ describe('HTTP: both versions on one endpoint, stateless, results bound to the p
   });
 
   async function liveServer(latencyMs: number, env: Record<string, string> = {}) {
-    const sandbox = await startSandbox({ latencyMs, dataNow: new Date('2026-11-15T00:00:00Z') });
-    sandboxes.push(sandbox);
-    const server = await startHttpServer({
-      env: {
-        REPORTS_BASE_URL: sandbox.url,
-        REPORTS_API_USERNAME: sandbox.username,
-        REPORTS_API_KEY: sandbox.key,
-        REPORTS_PAGE_SIZE: String(PAGE),
-        REPORTS_CONCURRENCY: '2',
-        ...env,
-      },
-    });
-    return { sandbox, server };
+    const live = await startLiveHttpServer(
+      { latencyMs, dataNow: new Date('2026-11-15T00:00:00Z') },
+      { REPORTS_PAGE_SIZE: String(PAGE), REPORTS_CONCURRENCY: '2', ...env },
+    );
+    sandboxes.push(live.sandbox);
+    return live;
   }
 
   async function modernClient(url: string, token?: string): Promise<ClientV2> {
@@ -256,9 +250,7 @@ describe('HTTP: both versions on one endpoint, stateless, results bound to the p
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
         });
         expect(answer.headers.get('mcp-session-id')).toBeNull();
-        const body = await answer.text();
-        const data = body.split('\n').find((l) => l.startsWith('data: ')) ?? body;
-        return (JSON.parse(data.replace(/^data: /, '')) as { result: Out }).result;
+        return (answerMessage(await answer.text()) as { result: Out }).result;
       };
       const { tools } = (await stateless({ method: 'tools/list' })) as { tools: Array<{ name: string; _meta: Out }> };
       const air = tools.find((t) => t.name === 'air_segments_by_date')!;

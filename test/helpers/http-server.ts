@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/service.js';
 import { BUILT_SERVER } from './built-server.js';
 
 export const SERVER = BUILT_SERVER;
@@ -93,6 +94,35 @@ export async function startRefused(args: string[], env: Record<string, string>) 
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
   return { code, stderr: err, stdout: out };
+}
+
+/**
+ * A sandbox on a loopback port and the built server in HTTP mode, live against it (its URL and
+ * credentials) with `env` added. The caller closes the sandbox; killAll() ends the server.
+ */
+export async function startLiveHttpServer(
+  sandboxOptions: SandboxOptions,
+  env: Record<string, string>,
+): Promise<{ sandbox: Sandbox; server: HttpServerProcess }> {
+  const sandbox = await startSandbox(sandboxOptions);
+  const server = await startHttpServer({
+    env: {
+      REPORTS_BASE_URL: sandbox.url,
+      REPORTS_API_USERNAME: sandbox.username,
+      REPORTS_API_KEY: sandbox.key,
+      ...env,
+    },
+  }).catch(async (err) => {
+    await sandbox.close();
+    throw err;
+  });
+  return { sandbox, server };
+}
+
+/** The JSON-RPC message an HTTP answer carries, as a JSON body or as a server-sent event. */
+export function answerMessage(body: string): unknown {
+  const data = body.split('\n').find((l) => l.startsWith('data: ')) ?? body;
+  return JSON.parse(data.replace(/^data: /, ''));
 }
 
 export interface HttpClient {
