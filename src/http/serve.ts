@@ -62,7 +62,6 @@ export interface HttpOptions {
 export interface HttpService {
   /** http://host:port/mcp as bound (port 0 resolved). */
   url: string;
-  sessionCount(): number;
   /** Stops taking requests, lets in-flight calls finish for up to graceMs, then cancels them. */
   close(graceMs: number): Promise<void>;
 }
@@ -203,7 +202,6 @@ export async function serveHttp(opts: HttpOptions): Promise<HttpService> {
 
   return {
     url,
-    sessionCount: () => sessions.size,
     async close(graceMs: number) {
       draining = true;
       clearInterval(sweep);

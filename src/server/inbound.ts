@@ -9,7 +9,12 @@
  *   (joined-calls.ts), and, over stateless HTTP, delivered to the instance running the call
  *   it names (running-requests.ts).
  */
-import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { cutText, oneLine, ReportsError } from '../errors.js';
 import { toolErrorResult } from './boundary.js';
 import type { RunningRequests } from './running-requests.js';
@@ -101,7 +106,7 @@ function cancelledId(message: JSONRPCMessage): RequestId | undefined {
 /** A request of the 2026-07-28 protocol: its `_meta` envelope names the protocol version. */
 export function isModernRequest(message: unknown): boolean {
   const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
-  return typeof meta?.['io.modelcontextprotocol/protocolVersion'] === 'string';
+  return typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string';
 }
 
 /**
