@@ -53,6 +53,13 @@ export interface OwnServer {
   close(): Promise<void>;
 }
 
+/** `BENCH_SERVER_ENV="REPORTS_RESULTS_DIR=off K=V"`: settings for the server beyond the bench's
+ *  own, for a profile that leaves a part out (the disk copy, say). */
+function extraServerEnv(): Record<string, string> {
+  const pairs = process.env.BENCH_SERVER_ENV?.split(' ').filter(Boolean) ?? [];
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
 /** Reads VmHWM and VmRSS of a process (Linux). */
 export function processMemory(pid: number): ProcessMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -88,6 +95,7 @@ export async function startOwnServer(baseUrl: string, env: Record<string, string
       REPORTS_RESULTS_DIR: path.join(dir, 'results'),
       REPORTS_EXPORT_DIR: path.join(dir, 'exports'),
       ...env,
+      ...extraServerEnv(),
     },
     stderr: 'pipe',
   });

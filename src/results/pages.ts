@@ -22,7 +22,7 @@ export function jsonPages(records: readonly Rec[]): Rec[][] {
   let pages = jsonCache.get(records);
   if (!pages) {
     const budget = PAGE_TEXT_BYTES - JSON_FRAME_BYTES;
-    pages = split(records, budget, (r) => jsonStringBytes(JSON.stringify(r)) + 1);
+    pages = split(records, budget, (r) => escapedBytes(JSON.stringify(r)) + 1);
     jsonCache.set(records, pages);
   }
   return pages;
@@ -42,13 +42,31 @@ export function csvPages(records: readonly Rec[]): { columns: string[]; pages: R
   return paged;
 }
 
+/**
+ * UTF-8 bytes of a record's JSON text once that text is itself written as a JSON string (the
+ * page is the text of a resources/read answer): what jsonStringBytes gives, without a second
+ * JSON.stringify of the whole text. JSON.stringify of a record leaves no control character and
+ * no lone surrogate unescaped, so only its quotes and backslashes gain a byte each.
+ */
+export function escapedBytes(json: string): number {
+  let extra = 0;
+  for (let i = json.indexOf('"'); i !== -1; i = json.indexOf('"', i + 1)) extra++;
+  for (let i = json.indexOf('\\'); i !== -1; i = json.indexOf('\\', i + 1)) extra++;
+  return Buffer.byteLength(json) + extra;
+}
+
 function split(records: readonly Rec[], budget: number, size: (r: Rec) => number): Rec[][] {
   const pages: Rec[][] = [];
   let page: Rec[] = [];
   let used = 0;
   for (const record of records) {
-    const fitted = fitValue(record, budget, size);
-    const bytes = size(fitted);
+    // Each record measured once; only one too large for a page alone is cut and measured again.
+    let fitted = record;
+    let bytes = size(record);
+    if (bytes > budget) {
+      fitted = fitValue(record, budget, size);
+      bytes = size(fitted);
+    }
     if (page.length > 0 && used + bytes > budget) {
       pages.push(page);
       page = [];
