@@ -20,6 +20,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** The server as it ships (npm run build's bundle: the bin, npm start and the .mcpb run it). */
 export const BUILT_SERVER = path.join(here, '..', 'server', 'index.mjs');
 
+/** The repository's manifest.json: how a desktop host runs the bundle. */
+const MANIFEST = path.join(here, '..', '..', 'manifest.json');
+
+/** The Node options a desktop host runs the server with: the manifest's NODE_OPTIONS. */
+function hostNodeOptions(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as {
+    server: { mcp_config: { env?: Record<string, string> } };
+  };
+  const options = manifest.server.mcp_config.env?.NODE_OPTIONS;
+  return options ? { NODE_OPTIONS: options } : {};
+}
+
 /** Clock ticks a second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux Node runs on). */
 const TICKS_PER_SECOND = 100;
 
@@ -94,6 +106,8 @@ export async function startOwnServer(baseUrl: string, env: Record<string, string
       REPORTS_TIMEZONE: 'UTC',
       REPORTS_RESULTS_DIR: path.join(dir, 'results'),
       REPORTS_EXPORT_DIR: path.join(dir, 'exports'),
+      // As the .mcpb's host runs it (manifest.json's mcp_config), Node's options included.
+      ...hostNodeOptions(),
       ...env,
       ...extraServerEnv(),
     },

@@ -124,9 +124,10 @@ describe('manifest.json', () => {
     expect(config.results_dir.description).toContain('`off`');
     const envNames = new Set(VARIABLES.map((v) => v.env));
     for (const s of DESKTOP_SETTINGS) expect(envNames.has(s.env), s.env).toBe(true);
-    expect(manifest.server.mcp_config.env).toEqual(
-      Object.fromEntries(DESKTOP_SETTINGS.map((s) => [s.env, `\${user_config.${s.key}}`])),
-    );
+    expect(manifest.server.mcp_config.env).toEqual({
+      ...Object.fromEntries(DESKTOP_SETTINGS.map((s) => [s.env, `\${user_config.${s.key}}`])),
+      NODE_OPTIONS: '--max-semi-space-size=4',
+    });
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -143,6 +144,11 @@ describe('npm run pack', () => {
     try {
       await client.connect(transport);
       expect(client.getServerVersion()?.version).toBe(pkg.version);
+      // The manifest's Node options (V8's young generation capped) reach the server's process.
+      if (process.platform === 'linux' && transport.pid !== null) {
+        const environ = readFileSync(`/proc/${transport.pid}/environ`, 'utf8').split('\0');
+        expect(environ).toContain('NODE_OPTIONS=--max-semi-space-size=4');
+      }
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual((manifest.tools ?? []).map((t) => t.name));
       const result = (await client.callTool({
