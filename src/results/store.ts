@@ -173,7 +173,8 @@ export class ResultStore {
   restore(kept: Omit<StoredResult, 'bytes' | 'recordBytes'>): StoredResult {
     this.dropExpired();
     this.noteTable(kept.owner, kept.table);
-    const recordBytes = compactRecords(kept.records);
+    // Read back with JSON.parse: its objects' layout.
+    const recordBytes = compactRecords(kept.records, true);
     const summary = kept.summary ?? summarize(kept.records, { report: kept.report });
     const bytes = recordBytes + listBytes(kept.records.length) + summaryBytes(summary);
     const result: StoredResult = { ...kept, summary, recordBytes, bytes };

@@ -8,7 +8,7 @@ import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
-import { Compactor } from '../upstream/record-memory.js';
+import { Compactor, compactRecords } from '../upstream/record-memory.js';
 import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
@@ -112,6 +112,7 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   let summary = new PageSummary();
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
   let learnt: number | undefined;
+  let remasked = false;
   // Whether every page's records are held as the fetch walked (and measured) them: not when
   // masking or the scope replaced or dropped some, which are then measured by the store.
   let asWalked = true;
@@ -128,7 +129,8 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     const kept = rt.redact.records(scope.keep(page));
     if (kept !== page && !compactor) {
       asWalked = false;
-      compactor = new Compactor();
+      // Masked copies have the layout of the parsed records they copy (results/pii.ts).
+      compactor = new Compactor(true);
       for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
       walkedPages = [];
     }
@@ -148,7 +150,7 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   if (learnt !== undefined && rt.redact.learnt() > learnt && outcome.pages.length > 1) {
     records = rt.redact.remask(records);
     asWalked = false;
-    // Other records now: the store measures them.
+    remasked = true;
     compactor = undefined;
     summary = new PageSummary();
     summary.page(0, records);
@@ -160,7 +162,9 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     outcome,
     records,
     asWalked,
-    compactedBytes: compactor?.bytes,
+    // Records masked again are other copies, made whole of the parsed ones (results/pii.ts):
+    // measured with that layout once their days are written.
+    compactedBytes: remasked ? compactRecords(records, true) : compactor?.bytes,
     notes: [...scope.notes(), ...(days.length ? [daysNote(days)] : [])],
     summary: withDerived(finished, outcome.derived),
   };

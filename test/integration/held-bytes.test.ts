@@ -32,6 +32,7 @@ describe('held bytes of records replaced as pages arrive', () => {
     const records = stored!.records;
     // Several pages, and records held.
     expect(records.length).toBeGreaterThan(80);
-    expect(stored!.recordBytes).toBe(compactRecords(unshared(records)));
+    // Masked copies keep the layout of the parsed records they copy (results/pii.ts).
+    expect(stored!.recordBytes).toBe(compactRecords(unshared(records), true));
   });
 });
