@@ -79,6 +79,11 @@ export function decodeBody(body: Readable, contentEncoding: string | undefined, 
       for (const other of streams) if (other !== s) (other as Readable).destroy(err);
     });
   }
+  // A body destroyed before its end (a bound reached: discard) takes the decoders with it,
+  // their zlib state freed now rather than when they are collected.
+  body.once('close', () => {
+    if (!body.readableEnded) for (const d of decoders) (d as unknown as Readable).destroy();
+  });
   const last = streams[streams.length - 1] as unknown as AsyncIterable<Uint8Array>;
   return { chunks: last, encoding, decodeError: () => failed };
 }
