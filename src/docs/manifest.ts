@@ -19,7 +19,7 @@ export const ICON_FILE = 'icon.png';
  * Node's options for the server as a desktop host runs the bundle (docs/architecture.md,
  * "Memory of held results"): V8's young generation held at 4 MB a semi-space. V8 grows it to
  * 16 MB when what it allocates survives, as parsed records do, and keeps it: 24 MB more RSS
- * for every process that has fetched a large report, for no measurable speed (100,000
+ * in every process that has fetched a large report, and no speed measured for it (100,000
  * records peaked at 1.93-2.16x their JSON, at 1.37-1.55x with it; CPU within the runs'
  * noise). V8 reads it at start only, so it is passed in NODE_OPTIONS, which a runtime that
  * does not take it ignores, rather than in `args`, where it would be the script's.
