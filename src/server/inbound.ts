@@ -63,7 +63,8 @@ export function guardInbound<T extends Transport>(transport: T, options: Inbound
   transport.onmessage = (message, extra) => {
     const refusal = refuseTooDeep(message);
     if (refusal) return void transport.send(refusal).catch(() => undefined);
-    if (routing && cancelledId(message) !== undefined && routing.requests.routeCancel(routing.owner, message)) return;
+    const cancelled = cancelledId(message);
+    if (routing && cancelled !== undefined && routing.requests.routeCancel(routing.owner, cancelled, message)) return;
     const id = requestId(message);
     if (routing && id !== undefined) {
       answering.add(id);

@@ -27,10 +27,9 @@ export class RunningRequests {
     if (this.running.get(k) === deliver) this.running.delete(k);
   }
 
-  /** Delivers a cancel to the instance running its call; false when none of this person's is. */
-  routeCancel(owner: string, message: JSONRPCMessage): boolean {
-    const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
-    if (typeof id !== 'string' && typeof id !== 'number') return false;
+  /** Delivers the cancel `message` of request `id` to the instance running that call; false
+   *  when none of this person's is. */
+  routeCancel(owner: string, id: RequestId, message: JSONRPCMessage): boolean {
     const deliver = this.running.get(key(owner, id));
     if (!deliver) return false;
     deliver(message);

@@ -17,7 +17,7 @@ import {
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/service.js';
-import { BUILT_SERVER } from '../helpers/built-server.js';
+import { DEMO_ARGS } from '../helpers/built-server.js';
 import {
   answerMessage,
   assertBuilt,
@@ -63,7 +63,7 @@ describe('2026-07-28 over stdio: the SDK v2 client pinned to it', () => {
   beforeAll(async () => {
     transport = new StdioTransportV2({
       command: process.execPath,
-      args: [BUILT_SERVER, '--demo', '--timezone', 'UTC', '--results-dir', 'off'],
+      args: DEMO_ARGS,
       stderr: 'pipe',
     });
     client = new ClientV2(
@@ -132,7 +132,7 @@ class RawPipe {
   private readonly answers = new Map<unknown, (m: Out) => void>();
   readonly unanswered: Out[] = [];
   constructor() {
-    this.child = spawn(process.execPath, [BUILT_SERVER, '--demo', '--timezone', 'UTC', '--results-dir', 'off'], {
+    this.child = spawn(process.execPath, DEMO_ARGS, {
       env: serverEnv({}),
       stdio: ['pipe', 'pipe', 'ignore'],
     });

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { BUILT_SERVER as SERVER } from '../helpers/built-server.js';
+import { DEMO_ARGS } from '../helpers/built-server.js';
 import { closeStdio } from '../helpers/stdio.js';
 
 let transport: StdioClientTransport;
@@ -16,8 +16,7 @@ let client: Client;
 beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
-    // Held results in memory only: a test never writes into the user's cache folder.
-    args: [SERVER, '--demo', '--timezone', 'UTC', '--results-dir', 'off'],
+    args: DEMO_ARGS,
     stderr: 'pipe',
   });
   client = new Client({ name: 'sdk-v2-client', version: '2.0.0' });

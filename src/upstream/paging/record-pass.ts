@@ -62,11 +62,9 @@ export class RecordPass {
   private readonly fieldKeys: string[] = [];
   private readonly fieldCodes: number[] = [];
   private readonly fieldValues: FieldValues[] = [];
-  /** The records' top-level keys in the order first seen, and whether any record holds a
-   *  list or object at its top level: for flat records, every field path there is
-   *  (results/paths.ts), known without a walk of the held records for it. */
-  readonly topKeys: string[] = [];
-  private readonly topKeySet = new Set<string>();
+  /** Whether any record holds a list or object at its top level: for flat records, topKeys
+   *  are every field path there is (results/paths.ts), known without a walk of the held
+   *  records for it. */
   nested = false;
   /** Heap bytes of everything passed (see Compactor): records just made by JSON.parse. */
   readonly memory = new Compactor(true);
@@ -86,6 +84,11 @@ export class RecordPass {
   /** Before the `records` records of a page, of a fetch expecting `expected` in all. */
   beginPage(records = 0, expected = records): void {
     this.values.beginPage(records, expected);
+  }
+
+  /** The records' top-level keys in the order first seen: one table of values each. */
+  get topKeys(): string[] {
+    return this.values.fields.map((f) => f.name);
   }
 
   /** After the last page: the deferred values counted, and their bytes (see memory). */
@@ -241,11 +244,6 @@ export class RecordPass {
 
   /** A record whose field at position `i` is `key`, unlike the record before. */
   private newField(i: number, key: string): void {
-    // A key seen anywhere before was given to this at its first sight: only new ones are added.
-    if (!this.topKeySet.has(key)) {
-      this.topKeySet.add(key);
-      this.topKeys.push(key);
-    }
     this.fieldKeys[i] = key;
     this.fieldCodes[i] = keyCode(key);
     this.fieldValues[i] = this.values.field(key);
