@@ -72,6 +72,9 @@ export interface Measure {
   currency?: { field: string; value: string };
   /** Said beside the sum: its currency is not stated by the service. */
   note?: string;
+  /** Summed over confirmed segments only (a filter added to the chart's query), as the
+   *  summary sums segments not all confirmed. */
+  confirmedOnly?: true;
 }
 
 export const COUNT: Measure = { id: 'count', label: 'Records' };
@@ -122,10 +125,11 @@ export function measuresOf(summary: Summary | undefined): Measure[] {
       const currency = f.currency ? ` in ${f.currency.value}` : '';
       out.push({
         id: `sum:${field}`,
-        label: `Sum of ${field}${currency}`,
+        label: `Sum of ${field}${currency}${f.confirmed ? ', confirmed' : ''}`,
         field,
         currency: f.currency,
         ...(f.currencyNote ? { note: f.currencyNote } : {}),
+        ...(f.confirmed ? { confirmedOnly: true as const } : {}),
       });
     } else if (f.sumByCurrency) {
       const by = f.sumByCurrency;
@@ -160,8 +164,12 @@ export function defaultChart(summary: Summary | undefined): ChartChoice | undefi
  */
 export function chartQuery(resultId: string, chart: ChartChoice, where: Where[]): Record<string, unknown> {
   const key = chart.perDay ? `${chart.groupBy}:day` : chart.groupBy;
-  const { field, currency } = chart.measure;
-  const all = currency ? [...where, { field: currency.field, op: 'eq', value: currency.value }] : where;
+  const { field, currency, confirmedOnly } = chart.measure;
+  const all = [
+    ...where,
+    ...(currency ? [{ field: currency.field, op: 'eq', value: currency.value }] : []),
+    ...(confirmedOnly ? [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }] : []),
+  ];
   return {
     resultId,
     ...(all.length ? { where: all } : {}),
@@ -257,8 +265,13 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
     if (f.kind === 'numeric') {
       const range = `${cellText(f.min, field)} – ${cellText(f.max, field)}`;
       const note = f.currencyNote ? `, ${f.currencyNote}` : '';
-      if (typeof f.sum === 'number')
-        text = `sum ${formatNumber(f.sum)}${f.currency ? ` ${f.currency.value}` : ''} (${range}${note})`;
+      const unit = f.currency ? ` ${f.currency.value}` : '';
+      if (typeof f.sum === 'number' && f.confirmed)
+        // Travel counts confirmed segments: the sum over every state is said beside it.
+        text =
+          `sum ${formatNumber(f.confirmed.sum)}${unit} confirmed; ${formatNumber(f.sum)} over every state, ` +
+          `${counted(f.confirmed.notConfirmed, 'segment', 'segments')} not confirmed (${range}${note})`;
+      else if (typeof f.sum === 'number') text = `sum ${formatNumber(f.sum)}${unit} (${range}${note})`;
       else if (f.sumByCurrency) {
         // Never one range across currencies: each currency's own.
         const by = f.sumByCurrency;
@@ -271,7 +284,8 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
               (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
         );
         text = f.rate ? `a rate ${f.rate}, not spend: ${each.join(', ')}${more}` : `sums ${each.join(', ')}${more}`;
-      } else text = `${range}${note ? ` (${f.currencyNote})` : ''}`;
+      } else if (f.notSummed) text = `${range} (${f.notSummed})`;
+      else text = `${range}${note ? ` (${f.currencyNote})` : ''}`;
     } else if (f.kind === 'date') {
       const [from, to] = [parseDay(String(f.min).slice(0, 10)), parseDay(String(f.max).slice(0, 10))];
       text = from && to ? dayRangeText(from, to) : `${String(f.min)} – ${String(f.max)}`;

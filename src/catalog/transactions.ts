@@ -597,6 +597,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
           },
         ],
         nightsInWindow: { start: 'DateStart', end: 'DateEnd', arrival: 'ArrivalDate', departure: 'DepartureDate' },
+        bookingCounts: { booking: 'RecordLocator', counts: ['TotalAirSegs'] },
       },
       next: [
         {

@@ -118,6 +118,9 @@ export interface RecordMeaning {
   costs?: readonly CostMeaning[];
   /** Amounts repeated on every coupon that belong to the ticket: totalled once per ticket. */
   ticketGrain?: { ticket: string; amounts: readonly string[] };
+  /** Counts that are the booking's (its air segments), repeated on each of its segments: the
+   *  summary does not sum them, and query_report sums them once per `booking`. */
+  bookingCounts?: { booking: string; counts: readonly string[] };
   /** Booleans saying a booking holds air, hotel or car segments: it gets `Travelling` (a
    *  booking of passive lines only, a retention line, is not travel). */
   travelFlags?: readonly string[];

@@ -188,7 +188,7 @@ function profileLine(path: string, p: FieldProfile): string {
         : `${path}: ${n(p.distinct ?? 0)} distinct; top ${top}${more}${empty}`;
     }
     case 'numeric': {
-      const name = p.rate ? `${path} (a rate ${p.rate}, not spend)` : path;
+      const name = p.rate ? `${path} (a rate ${p.rate}, not spend)` : p.notSummed ? `${path} (${p.notSummed})` : path;
       const grain = p.grain ? ` (${p.grain})` : '';
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
@@ -205,7 +205,10 @@ function profileLine(path: string, p: FieldProfile): string {
       }
       const unit = p.currency ? ` ${p.currency.value}` : '';
       const range = p.min === p.max ? `all ${num(p.min)}${unit}` : `${num(p.min)} to ${num(p.max)}${unit}`;
-      const sum = p.sum !== undefined ? `sum ${num(p.sum)}${unit}${grain}; ` : '';
+      const every = p.confirmed
+        ? ` confirmed (${num(p.sum ?? 0)}${unit} over every state, ${n(p.confirmed.notConfirmed)} not confirmed)`
+        : '';
+      const sum = p.sum !== undefined ? `sum ${num(p.confirmed?.sum ?? p.sum)}${unit}${every}${grain}; ` : '';
       return `${name}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
     }
     case 'date':

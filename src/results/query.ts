@@ -450,7 +450,8 @@ function perCurrency(
 
 /**
  * Amounts at their grain: a ticket's fare, base fare and taxes repeat on each of its coupons,
- * so sums and averages of them take each ticket once per group; a rate (per night, per rental
+ * so sums and averages of them take each ticket once per group, as a booking's counts
+ * repeated on each of its segments take each booking once; a rate (per night, per rental
  * period) summed is said to be a rate, not spend.
  */
 function atTheirGrain(aggs: AggSpec[], meaning: RecordMeaning | undefined): string[] {
@@ -462,6 +463,13 @@ function atTheirGrain(aggs: AggSpec[], meaning: RecordMeaning | undefined): stri
       a.onceBy = compilePath(grain.ticket);
       notes.push(
         `${a.name} counts each ${grain.ticket} once: ${a.path} is the ticket's, repeated on each of its coupons.`,
+      );
+    }
+    const booking = meaning?.bookingCounts;
+    if (booking?.counts.includes(a.path)) {
+      a.onceBy = compilePath(booking.booking);
+      notes.push(
+        `${a.name} counts each ${booking.booking} once: ${a.path} is the booking's, repeated on each of its segments.`,
       );
     }
     const cost = meaning?.costs?.find((c) => !c.list && c.rate === a.path);

@@ -67,6 +67,12 @@ export interface FieldProfile {
   /** An amount that belongs to a larger unit than the record (a ticket's fare on each of
    *  its coupons): its sums count it once per that unit, and this says how. */
   grain?: string;
+  /** Why a numeric field that reads like an amount is not summed (a booking's count on each
+   *  of its segments). */
+  notSummed?: string;
+  /** A sum over segments not all confirmed (a cancelled stay's nights): the sum over the
+   *  confirmed ones, which is what travel means, beside `sum` over every state. */
+  confirmed?: { sum: number; notConfirmed: number };
   /** Lists: items per record (records holding a list) and items in all. */
   items?: { min: number; max: number; total: number };
   /** Free text: one short example. */
@@ -233,6 +239,13 @@ export class SummaryBuilder {
       meaning?.ticketGrain,
     );
     labelRates(fields, meaning?.costs ?? []);
+    for (const path of meaning?.bookingCounts?.counts ?? []) {
+      const p = fields[path];
+      if (p?.kind !== 'numeric') continue;
+      delete p.sum;
+      p.notSummed = "the booking's count, repeated on each of its segments: not summed";
+    }
+    if (meaning?.segments?.some((s) => s.list === undefined)) sumConfirmedApart(records, fields);
     const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
     if (otherFields.length) summary.otherFields = capNames(otherFields);
     return summary;
@@ -562,6 +575,20 @@ function labelRates(fields: Record<string, FieldProfile>, costs: readonly CostMe
       for (const c of p.sumByCurrency.sums) delete (c as { sum?: number }).sum;
     }
   }
+}
+
+/**
+ * Records that are segments, some not confirmed: each plain sum also gets its sum over the
+ * confirmed segments (SegmentState, results/derived.ts), so "nights: sum 284" is never read
+ * as 284 nights stayed when 2 of them belong to a cancelled stay.
+ */
+function sumConfirmedApart(records: readonly Rec[], fields: Record<string, FieldProfile>): void {
+  const summed = Object.keys(fields).filter((path) => fields[path].sum !== undefined && !fields[path].grain);
+  if (!summed.length) return;
+  const confirmed = records.filter((r) => r.SegmentState === 'confirmed');
+  const notConfirmed = records.filter((r) => typeof r.SegmentState === 'string').length - confirmed.length;
+  if (notConfirmed === 0) return;
+  for (const path of summed) fields[path].confirmed = { sum: exactSum(confirmed, compilePath(path)), notConfirmed };
 }
 
 /** The first record of each distinct `key` value (records without one are all kept). */

@@ -306,6 +306,32 @@ describe('nights in the period', () => {
   });
 });
 
+describe('sums over stays not all confirmed', () => {
+  it("the summary's night sums are the confirmed stays', every state's beside them", async () => {
+    const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const confirmed = records.filter((r) => stateOf(r.StatusCode) === 'confirmed' && r.IsCancelled !== true);
+    const notConfirmed = records.length - confirmed.length;
+    expect(notConfirmed).toBeGreaterThan(0);
+    const total = (rs: Rec[], f: string) => rs.reduce((n, r) => n + Number(r[f] ?? 0), 0);
+    for (const f of ['NightsInWindow', 'NbrNights']) {
+      const [c, all] = [total(confirmed, f), total(records, f)];
+      expect(all).toBeGreaterThan(c);
+      expect(head.summary.fields[f]).toMatchObject({ sum: all, confirmed: { sum: c, notConfirmed } });
+      const line = `- ${f}: sum ${c.toLocaleString('en-US')} confirmed (${all.toLocaleString('en-US')} over every state, ${notConfirmed} not confirmed); `;
+      expect(text).toContain(line);
+    }
+  });
+
+  it("a booking's air segment count is never summed per stay", async () => {
+    const { head, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    expect(head.summary.fields.TotalAirSegs.sum).toBeUndefined();
+    expect(head.summary.fields.TotalAirSegs.notSummed).toBe(
+      "the booking's count, repeated on each of its segments: not summed",
+    );
+    expect(text).toMatch(/^- TotalAirSegs \(the booking's count, repeated on each of its segments: not summed\): /m);
+  });
+});
+
 describe('exact money and relative dates', () => {
   it('sql_query totals are exact to the cent, never a binary float tail', async () => {
     const { head, records } = await report('car_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });

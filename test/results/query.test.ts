@@ -343,3 +343,33 @@ describe('date parts in groupBy', () => {
     ]);
   });
 });
+
+describe("runQuery: a booking's counts on each of its segments", () => {
+  it('sums TotalAirSegs once per RecordLocator in each group, and says so', () => {
+    const stay = (locator: string, account: string, air: number, nights: number) => ({
+      RecordLocator: locator,
+      Account: account,
+      TotalAirSegs: air,
+      NbrNights: nights,
+      StatusCode: 'HK',
+      SegmentState: 'confirmed',
+    });
+    // ABC123 holds two stays (a multi-city trip): its 4 air segments are counted once.
+    const records = [stay('ABC123', 'ACME', 4, 2), stay('ABC123', 'ACME', 4, 3), stay('XYZ789', 'ACME', 2, 1)];
+    const out = runQuery(
+      records,
+      {
+        groupBy: ['Account'],
+        aggregates: [
+          { fn: 'sum', field: 'TotalAirSegs' },
+          { fn: 'sum', field: 'NbrNights' },
+        ],
+      },
+      { report: 'hotel_segments' },
+    );
+    expect(out.groups).toEqual([{ key: { Account: 'ACME' }, count: 3, sum_TotalAirSegs: 6, sum_NbrNights: 6 }]);
+    expect(out.notes).toContain(
+      "sum_TotalAirSegs counts each RecordLocator once: TotalAirSegs is the booking's, repeated on each of its segments.",
+    );
+  });
+});

@@ -115,6 +115,50 @@ describe('the view writes cells and lists', () => {
   });
 });
 
+describe('sums over segments not all confirmed', () => {
+  const summary: Summary = {
+    recordCount: 90,
+    emptyFields: [],
+    fields: {
+      NightsInWindow: {
+        kind: 'numeric',
+        nulls: 0,
+        min: 1,
+        max: 10,
+        sum: 284,
+        confirmed: { sum: 282, notConfirmed: 1 },
+      },
+      TotalAirSegs: {
+        kind: 'numeric',
+        nulls: 0,
+        min: 0,
+        max: 4,
+        notSummed: "the booking's count, repeated on each of its segments: not summed",
+      },
+    },
+  };
+
+  it('the summary gives the confirmed sum first, and never sums a booking count', () => {
+    expect(summaryLines(summary)).toEqual([
+      { field: 'NightsInWindow', text: 'sum 282 confirmed; 284 over every state, 1 segment not confirmed (1 – 10)' },
+      { field: 'TotalAirSegs', text: "0 – 4 (the booking's count, repeated on each of its segments: not summed)" },
+    ]);
+  });
+
+  it('the chart sums confirmed segments only', () => {
+    const measures = measuresOf(summary);
+    expect(measures.map((m) => m.label)).toEqual(['Records', 'Sum of NightsInWindow, confirmed']);
+    expect(chartQuery('r_1', { groupBy: 'Account', perDay: false, measure: measures[1] }, [])).toEqual({
+      resultId: 'r_1',
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      groupBy: ['Account'],
+      aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'NightsInWindow' }],
+      orderBy: undefined,
+      limit: 30,
+    });
+  });
+});
+
 describe('the per-day chart spans the asked days', () => {
   const chart = { groupBy: 'DepartureDate', perDay: true, measure: { id: 'count', label: 'Records' } };
   const window = askedWindow({ DateStart: '20261124', DateEnd: '20261201' });
