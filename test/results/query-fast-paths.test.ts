@@ -1,6 +1,7 @@
 /**
  * The shortcuts query_report takes over a large result (src/results/paths.ts: records of the
- * last layout add no path; src/results/query.ts: one groupBy key is the group's id itself;
+ * last layout add no path; src/results/query.ts: one groupBy key is the group's id itself, and
+ * a count per one top-level field is read straight off the records;
  * src/results/derived.ts: segment states counted once per records list) answer what the
  * general way answers.
  */
@@ -73,6 +74,37 @@ describe('runQuery grouped by one field', () => {
     const one = runQuery(withConstant, { groupBy: ['Code'] });
     const two = runQuery(withConstant, { groupBy: ['Code', 'K'] });
     expect(two.groups!.map((g) => [g.key.Code, g.count])).toEqual(one.groups!.map((g) => [g.key.Code, g.count]));
+  });
+});
+
+describe('runQuery counting records per one field, nothing else asked', () => {
+  it('answers the groups, in order, that the general way answers, for every kind of value', () => {
+    const records: Rec[] = [
+      { Code: 'A', N: 1 },
+      { Code: ['X', 'Y'], N: 2 },
+      { Code: { City: 'NYC' }, N: 3 },
+      { Code: [], N: 4 },
+      { Code: 'X, Y', N: 5 },
+      { Code: 7, N: 6 },
+      { Code: '7', N: 7 },
+      { Code: '', N: 8 },
+      { Code: 'A', N: 9 },
+      { N: 10 },
+    ];
+    // A sum asked too: the general way, group by group.
+    const general = runQuery(records, { groupBy: ['Code'], aggregates: [{ fn: 'sum', field: 'N' }] });
+    const counted = runQuery(records, { groupBy: ['Code'] });
+    expect(counted.groups).toEqual(general.groups!.map((g) => ({ key: g.key, count: g.count })));
+    // Largest first; a list is its items joined, as the general way keys it (the same group
+    // as that text); '', [] and a missing field are one empty group.
+    expect(counted.groups!.map((g) => [g.key.Code, g.count])).toEqual([
+      [null, 3],
+      ['A', 2],
+      ['X, Y', 2],
+      [7, 1],
+      ['7', 1],
+      ['{"City":"NYC"}', 1],
+    ]);
   });
 });
 
