@@ -293,6 +293,14 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
       const holding = summary.recordCount - f.nulls;
       text = `${countedItems(f.items.total, field)} in ${counted(holding, 'record')}`;
       if (f.items.min !== f.items.max) text += ` (${f.items.min}–${f.items.max} each)`;
+    } else if (f.travellers) {
+      const { distinct, several, top } = f.travellers;
+      text =
+        `${counted(distinct, 'traveller')} named (${counted(several, 'record')} name several): ` +
+        `${top
+          .slice(0, 3)
+          .map((t) => `${cellText(t.value, field, 40)} ${formatNumber(t.count)}`)
+          .join(', ')}${distinct > 3 ? ', …' : ''}`;
     } else if (f.distinct === 1 && f.top?.length === 1) {
       const value = cellText(f.top[0].value, field, 40);
       text = summary.recordCount - f.nulls > 1 ? `${value} in all ${formatNumber(f.top[0].count)}` : value;

@@ -148,6 +148,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       amounts: { RateAmount: ['CurrencyCode'], EstimatedCost: ['EstimatedCostCurrency'] },
       meaning: {
         segments: [{ status: 'SegmentStatus' }],
+        travellerLists: ['Passengers'],
         costs: [
           {
             kind: 'car',
@@ -222,6 +223,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       meaning: {
         segments: [{ status: 'SegmentStatus' }],
         airports: [{ board: 'BoardPoint', off: 'OffPoint' }],
+        travellerLists: ['Passengers'],
       },
       next: [
         { say: 'confirmed flights per carrier', where: CONFIRMED, groupBy: ['CarrierCode'] },
@@ -749,6 +751,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       meaning: {
         segments: [{ list: 'Itinerary', status: 'SegmentStatus' }],
         airports: [{ board: 'BoardPoint', off: 'OffPoint' }],
+        travellerLists: ['PaxList'],
       },
       next: [
         {

@@ -121,6 +121,9 @@ export interface RecordMeaning {
   /** Counts that are the booking's (its air segments), repeated on each of its segments: the
    *  summary does not sum them, and query_report sums them once per `booking`. */
   bookingCounts?: { booking: string; counts: readonly string[] };
+  /** Texts naming several travellers (`DOE/JANE MS, DOE/JOHN MR`): the summary and
+   *  countDistinct count the travellers named, not the distinct texts. */
+  travellerLists?: readonly string[];
   /** Booleans saying a booking holds air, hotel or car segments: it gets `Travelling` (a
    *  booking of passive lines only, a retention line, is not travel). */
   travelFlags?: readonly string[];

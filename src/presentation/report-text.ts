@@ -180,6 +180,13 @@ function profileLine(path: string, p: FieldProfile): string {
   switch (p.kind) {
     case 'categorical':
     case 'boolean': {
+      if (p.travellers) {
+        const { distinct, several, top } = p.travellers;
+        return (
+          `${path}: ${n(distinct)} travellers named (${n(several)} records name several); top ` +
+          `${top.map((t) => `${t.value} ${n(t.count)}`).join(', ')}${distinct > top.length ? '…' : ''}${empty}`
+        );
+      }
       if (p.unique) return `${path}: ${n(p.distinct ?? 0)} distinct (all unique)${empty}`;
       const top = (p.top ?? []).map((t) => `${t.value} ${n(t.count)}`).join(', ');
       const more = (p.distinct ?? 0) > (p.top?.length ?? 0) ? '…' : '';

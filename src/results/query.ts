@@ -26,6 +26,7 @@ import {
   type QueryArgs,
   type WhereClause,
 } from './query-schema.js';
+import { travellerNames } from './traveller-names.js';
 import {
   ExactSum,
   ID_LIKE,
@@ -283,6 +284,11 @@ function sign(n: number): number {
   return n < 0 ? -1 : n > 0 ? 1 : 0;
 }
 
+/** The travellers a value names (a text naming several), else the value itself. */
+function namesIn(v: unknown): unknown[] {
+  return typeof v === 'string' ? travellerNames(v) : [v];
+}
+
 function items(v: unknown): unknown[] {
   const list = Array.isArray(v) ? v : [v];
   return list.filter((x) => !isEmpty(x));
@@ -385,6 +391,8 @@ interface AggSpec {
   currencyNote?: string;
   /** For a ticket's amount on coupon records: the ticket it belongs to, counted once. */
   onceBy?: Getter;
+  /** A text naming several travellers (catalog `travellerLists`): its names are the values. */
+  names?: true;
 }
 
 interface GroupKey {
@@ -452,13 +460,22 @@ function perCurrency(
  * Amounts at their grain: a ticket's fare, base fare and taxes repeat on each of its coupons,
  * so sums and averages of them take each ticket once per group, as a booking's counts
  * repeated on each of its segments take each booking once; a rate (per night, per rental
- * period) summed is said to be a rate, not spend.
+ * period) summed is said to be a rate, not spend; a distinct count of a text naming several
+ * travellers counts the travellers.
  */
 function atTheirGrain(aggs: AggSpec[], meaning: RecordMeaning | undefined): string[] {
   const notes: string[] = [];
   const grain = meaning?.ticketGrain;
   for (const a of aggs) {
-    if (!a.path || (a.fn !== 'sum' && a.fn !== 'avg')) continue;
+    if (!a.path) continue;
+    if (a.fn === 'countDistinct' && meaning?.travellerLists?.includes(a.path)) {
+      a.names = true;
+      notes.push(
+        `${a.name} counts travellers: ${a.path} may name several in one text (DOE/JANE MS, DOE/JOHN MR), ` +
+          'each counted once.',
+      );
+    }
+    if (a.fn !== 'sum' && a.fn !== 'avg') continue;
     if (grain?.amounts.includes(a.path)) {
       a.onceBy = compilePath(grain.ticket);
       notes.push(
@@ -579,7 +596,8 @@ function grouped(
           seen.add(ticket);
         }
       }
-      accumulate(group.states[j], a.fn, items(a.get!(r)));
+      const values = items(a.get!(r));
+      accumulate(group.states[j], a.fn, a.names ? values.flatMap(namesIn) : values);
     });
   }
   if (!keys.length && !groups.size)

@@ -10,6 +10,7 @@ import type { CostMeaning } from '../catalog/types.js';
 import type { FieldTally, ValueCounts } from '../upstream/paging/value-counts.js';
 import { CURRENCY_NOT_STATED, type MoneyFields, moneyFields } from './amounts.js';
 import { compilePath } from './paths.js';
+import { travellerNames } from './traveller-names.js';
 import {
   ExactSum,
   isAmountField,
@@ -73,6 +74,10 @@ export interface FieldProfile {
   /** A sum over segments not all confirmed (a cancelled stay's nights): the sum over the
    *  confirmed ones, which is what travel means, beside `sum` over every state. */
   confirmed?: { sum: number; notConfirmed: number };
+  /** A text naming several travellers in some records (catalog `travellerLists`): the
+   *  travellers named, `several` records naming more than one, the most named first (by
+   *  records naming them); `distinct` and `top` are the texts'. */
+  travellers?: { distinct: number; several: number; top: TopValue[] };
   /** Lists: items per record (records holding a list) and items in all. */
   items?: { min: number; max: number; total: number };
   /** Free text: one short example. */
@@ -246,6 +251,10 @@ export class SummaryBuilder {
       p.notSummed = "the booking's count, repeated on each of its segments: not summed";
     }
     if (meaning?.segments?.some((s) => s.list === undefined)) sumConfirmedApart(records, fields);
+    for (const path of meaning?.travellerLists ?? []) {
+      const t = tallies.get(path);
+      if (fields[path]?.kind === 'categorical' && t) countTravellers(fields[path], t, topN);
+    }
     const summary: Summary = { recordCount, fields, emptyFields: capNames(emptyFields) };
     if (otherFields.length) summary.otherFields = capNames(otherFields);
     return summary;
@@ -589,6 +598,27 @@ function sumConfirmedApart(records: readonly Rec[], fields: Record<string, Field
   const notConfirmed = records.filter((r) => typeof r.SegmentState === 'string').length - confirmed.length;
   if (notConfirmed === 0) return;
   for (const path of summed) fields[path].confirmed = { sum: exactSum(confirmed, compilePath(path)), notConfirmed };
+}
+
+/**
+ * The travellers a field's texts name, counted from its distinct texts: a booking of two
+ * travellers writes both in one text, which is one distinct value but two travellers.
+ */
+function countTravellers(p: FieldProfile, t: Tally, topN: number): void {
+  const counts = new Map<string, number>();
+  let several = 0;
+  for (let i = 0; i < t.keys.length; i++) {
+    if (typeof t.keys[i] !== 'string') continue;
+    const names = new Set(travellerNames(t.keys[i] as string));
+    if (names.size > 1) several += t.ns[i];
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + t.ns[i]);
+  }
+  if (several === 0) return;
+  p.travellers = {
+    distinct: counts.size,
+    several,
+    top: topValues([...counts.keys()], Int32Array.from(counts.values()), topN),
+  };
 }
 
 /** The first record of each distinct `key` value (records without one are all kept). */

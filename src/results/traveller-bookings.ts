@@ -5,6 +5,7 @@
  * booking-level contact). Pure: the server fetches, this reads.
  */
 import type { Leg } from './stays.js';
+import { travellerNames } from './traveller-names.js';
 
 type Rec = Record<string, unknown>;
 
@@ -157,7 +158,7 @@ function routingPassengers(routing: Rec): Passenger[] {
     .filter(Boolean);
   if (info.length) return info.map((name) => ({ name }));
   const list = text(routing.PaxList);
-  return (list ? list.split(/\s*[,;]\s*/).filter(Boolean) : ['(not named)']).map((name) => ({ name }));
+  return (list ? travellerNames(list) : ['(not named)']).map((name) => ({ name }));
 }
 
 function nameOf(last: unknown, first: unknown): string {

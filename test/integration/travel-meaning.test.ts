@@ -332,6 +332,71 @@ describe('sums over stays not all confirmed', () => {
   });
 });
 
+describe('travellers, not lists of them', () => {
+  const names = (v: unknown) =>
+    String(v ?? '')
+      .split(', ')
+      .filter(Boolean);
+
+  it("a flight's Passengers are counted one traveller at a time in the summary", async () => {
+    const { head, records, text } = await report('air_segments_by_date', {
+      DateStart: '20261101',
+      DateEnd: '20261130',
+    });
+    const segmentsOf = new Map<string, number>();
+    let several = 0;
+    for (const r of records) {
+      const named = names(r.Passengers);
+      if (named.length > 1) several++;
+      for (const name of named) segmentsOf.set(name, (segmentsOf.get(name) ?? 0) + 1);
+    }
+    expect(several).toBeGreaterThan(0);
+    const top = [...segmentsOf]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 5)
+      .map(([value, count]) => ({ value, count }));
+    expect(head.summary.fields.Passengers.travellers).toEqual({ distinct: segmentsOf.size, several, top });
+    // More travellers than distinct texts: a text naming two is one value but two people.
+    expect(segmentsOf.size).not.toBe(head.summary.fields.Passengers.distinct);
+    expect(text).toContain(
+      `- Passengers: ${segmentsOf.size} travellers named (${several} records name several); top ` +
+        `${top.map((t) => `${t.value} ${t.count}`).join(', ')}…`,
+    );
+  });
+
+  it('travellers per destination city count each traveller a booking names', async () => {
+    const { text, records } = await report('passenger_locations_by_routing', {
+      DateStart: '20261101',
+      DateEnd: '20261130',
+    });
+    const next = /^Next, travellers per destination city: query_report (.*)$/m.exec(text);
+    expect(next).not.toBeNull();
+    const { out } = await query({ ...JSON.parse(next![1]), limit: 500 });
+    const expected = new Map<string, Set<string>>();
+    for (const r of records) {
+      const city = String(r.DestinationCities ?? '');
+      const set = expected.get(city) ?? new Set<string>();
+      expected.set(city, set);
+      for (const name of names(r.PaxList)) set.add(name);
+    }
+    const got = new Map(
+      out.groups!.map((g) => [String((g.key as Rec).DestinationCities ?? ''), g.countDistinct_PaxList]),
+    );
+    expect(got).toEqual(new Map([...expected].map(([city, set]) => [city, set.size])));
+    // Some city's count differs from the count of distinct lists: the test can tell them apart.
+    const lists = new Map<string, Set<string>>();
+    for (const r of records) {
+      const city = String(r.DestinationCities ?? '');
+      lists.set(city, (lists.get(city) ?? new Set<string>()).add(String(r.PaxList)));
+    }
+    expect([...lists].some(([city, set]) => set.size !== got.get(city))).toBe(true);
+    expect(out.notes).toContain(
+      'countDistinct_PaxList counts travellers: PaxList may name several in one text (DOE/JANE MS, DOE/JOHN MR), ' +
+        'each counted once.',
+    );
+  });
+});
+
 describe('exact money and relative dates', () => {
   it('sql_query totals are exact to the cent, never a binary float tail', async () => {
     const { head, records } = await report('car_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });

@@ -159,6 +159,39 @@ describe('sums over segments not all confirmed', () => {
   });
 });
 
+describe('a text naming several travellers', () => {
+  it('is summarised by the travellers it names', () => {
+    const summary: Summary = {
+      recordCount: 4,
+      emptyFields: [],
+      fields: {
+        Passengers: {
+          kind: 'categorical',
+          nulls: 0,
+          distinct: 3,
+          top: [{ value: 'DOE/JANE MS, DOE/JOHN MR', count: 2 }],
+          travellers: {
+            distinct: 4,
+            several: 2,
+            top: [
+              { value: 'DOE/JANE MS', count: 3 },
+              { value: 'DOE/JOHN MR', count: 2 },
+              { value: 'LEE/ANN MS', count: 1 },
+              { value: 'ROY/MAX MR', count: 1 },
+            ],
+          },
+        },
+      },
+    };
+    expect(summaryLines(summary)).toEqual([
+      {
+        field: 'Passengers',
+        text: '4 travellers named (2 records name several): DOE/JANE MS 3, DOE/JOHN MR 2, LEE/ANN MS 1, …',
+      },
+    ]);
+  });
+});
+
 describe('the per-day chart spans the asked days', () => {
   const chart = { groupBy: 'DepartureDate', perDay: true, measure: { id: 'count', label: 'Records' } };
   const window = askedWindow({ DateStart: '20261124', DateEnd: '20261201' });
