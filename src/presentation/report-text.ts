@@ -9,7 +9,7 @@ import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { formatMoney } from '../results/money.js';
 import { collectPaths, resolveField } from '../results/paths.js';
-import type { FieldProfile, Summary } from '../results/summarize.js';
+import type { FieldProfile, Summary, TopValue } from '../results/summarize.js';
 import { truncate } from '../results/values.js';
 import { reportColumns } from './columns.js';
 import { objectListPaths, withNestedLines } from './nested-lines.js';
@@ -175,6 +175,14 @@ function headline(view: ResultView): string {
   return `${what}: ${n(fetched)}${total} records fetched, INCOMPLETE (see notes).`;
 }
 
+/**
+ * A top value and its count in a list of them: the value quoted when it holds the list's
+ * comma or a quote, or ends in a number its count would run into ("+1 3096 7424" 3).
+ */
+function topItem(t: TopValue): string {
+  return `${/[,"]|\s[\d.]+$/.test(t.value) ? JSON.stringify(t.value) : t.value} ${n(t.count)}`;
+}
+
 function profileLine(path: string, p: FieldProfile): string {
   const empty = p.nulls ? `; ${n(p.nulls)} empty` : '';
   switch (p.kind) {
@@ -184,11 +192,11 @@ function profileLine(path: string, p: FieldProfile): string {
         const { distinct, several, top } = p.travellers;
         return (
           `${path}: ${n(distinct)} travellers named (${n(several)} records name several); top ` +
-          `${top.map((t) => `${t.value} ${n(t.count)}`).join(', ')}${distinct > top.length ? '…' : ''}${empty}`
+          `${top.map(topItem).join(', ')}${distinct > top.length ? '…' : ''}${empty}`
         );
       }
       if (p.unique) return `${path}: ${n(p.distinct ?? 0)} distinct (all unique)${empty}`;
-      const top = (p.top ?? []).map((t) => `${t.value} ${n(t.count)}`).join(', ');
+      const top = (p.top ?? []).map(topItem).join(', ');
       const more = (p.distinct ?? 0) > (p.top?.length ?? 0) ? '…' : '';
       return p.kind === 'boolean'
         ? `${path}: ${top}${empty}`

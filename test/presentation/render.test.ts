@@ -56,6 +56,19 @@ const bigView = view(big);
 describe('renderResult', () => {
   const records = coupons();
 
+  it('quotes a top value that holds a comma or a quote, or ends in a number, so its count reads apart', () => {
+    const records: Rec[] = [
+      ...Array.from({ length: 3 }, () => ({ Address: '297 Orchard Road, Chicago US', Phone: '+1 3096 7424' })),
+      ...Array.from({ length: 2 }, () => ({ Address: 'Gate "B"', Phone: '+44 20 7946' })),
+      { Address: 'Main Street', Phone: 'none' },
+    ];
+    const lines = renderResult(view(records, { report: 'hotel_segments' })).split('\n');
+    expect(lines).toContain(
+      '- Address: 3 distinct; top "297 Orchard Road, Chicago US" 3, "Gate \\"B\\"" 2, Main Street 1',
+    );
+    expect(lines).toContain('- Phone: 3 distinct; top "+1 3096 7424" 3, "+44 20 7946" 2, none 1');
+  });
+
   it('states what was asked, how many and that it is complete, then the summary facts', () => {
     const text = renderResult(view(records));
     const lines = text.split('\n');
