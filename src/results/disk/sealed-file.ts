@@ -13,7 +13,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib';
@@ -33,7 +33,10 @@ export class SealedFileError extends Error {
 
 /** Writes `value` (JSON) sealed to `path`. */
 export async function writeSealedJson(path: string, key: Buffer, role: string, value: unknown): Promise<number> {
-  return writeAtomically(path, seal(key, role, [gzipSync(Buffer.from(JSON.stringify(value), 'utf8'))]));
+  const json = Buffer.from(JSON.stringify(value), 'utf8');
+  const { header, cipher } = sealer(key, role);
+  const sealed = Buffer.concat([header, cipher.update(gzipSync(json, { level: GZIP_LEVEL })), cipher.final()]);
+  return writeWholeAtomically(path, Buffer.concat([sealed, cipher.getAuthTag()]));
 }
 
 /** Reads a file writeSealedJson wrote; throws SealedFileError when it does not authenticate. */
@@ -94,12 +97,18 @@ function* batches(records: readonly unknown[]): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(records.slice(i, i + BATCH))}\n`, 'utf8');
 }
 
-/** Header, ciphertext of every chunk, tag. */
-async function* seal(key: Buffer, role: string, source: AsyncIterable<Buffer> | Iterable<Buffer>) {
+/** A file's header (a fresh nonce) and the cipher of its contents. */
+function sealer(key: Buffer, role: string) {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(role, 'utf8'));
-  yield Buffer.concat([MAGIC, nonce]);
+  return { header: Buffer.concat([MAGIC, nonce]), cipher };
+}
+
+/** Header, ciphertext of every chunk, tag. */
+async function* seal(key: Buffer, role: string, source: AsyncIterable<Buffer> | Iterable<Buffer>) {
+  const { header, cipher } = sealer(key, role);
+  yield header;
   for await (const chunk of source) {
     const out = cipher.update(chunk);
     if (out.length) yield out;
@@ -123,6 +132,19 @@ function open(file: Buffer, key: Buffer, role: string): Buffer {
     throw new SealedFileError('it does not authenticate (another key, damaged or cut short)');
   }
   return body;
+}
+
+/** writeAtomically for a file made whole in memory (a small one): one write, no streams. */
+async function writeWholeAtomically(path: string, data: Buffer): Promise<number> {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  return data.length;
 }
 
 /** Streams into `<path>.<random>.tmp`, then renames it to `path`; the temporary file goes on failure. */
