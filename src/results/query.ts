@@ -564,41 +564,42 @@ function grouped(
   if (countOnly !== undefined) {
     for (const [id, count] of countsOf(matched, countOnly))
       groups.set(id, { key: { [countOnly]: id }, count, states: [], tickets: [] });
-  }
-  for (const r of countOnly === undefined ? matched : []) {
-    let values: unknown[] | undefined;
-    let id: unknown;
-    if (single) id = groupValue(single.get(r), single.part);
-    else {
-      values = keys.map((k) => groupValue(k.get(r), k.part));
-      id = keys.length ? JSON.stringify(values) : '';
-    }
-    let g = groups.get(id);
-    if (!g) {
-      const vs = values ?? [id];
-      g = {
-        key: Object.fromEntries(keys.map((k, j) => [k.name, vs[j]])),
-        count: 0,
-        states: aggs.map(() => new AggState()),
-        tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
-      };
-      groups.set(id, g);
-    }
-    g.count++;
-    if (!aggs.length) continue;
-    const group = g;
-    aggs.forEach((a, j) => {
-      if (a.onceBy) {
-        const ticket = a.onceBy(r);
-        const seen = group.tickets[j] as Set<unknown>;
-        if (!isEmpty(ticket)) {
-          if (seen.has(ticket)) return;
-          seen.add(ticket);
-        }
+  } else {
+    for (const r of matched) {
+      let values: unknown[] | undefined;
+      let id: unknown;
+      if (single) id = groupValue(single.get(r), single.part);
+      else {
+        values = keys.map((k) => groupValue(k.get(r), k.part));
+        id = keys.length ? JSON.stringify(values) : '';
       }
-      const values = items(a.get!(r));
-      accumulate(group.states[j], a.fn, a.names ? values.flatMap(namesIn) : values);
-    });
+      let g = groups.get(id);
+      if (!g) {
+        const vs = values ?? [id];
+        g = {
+          key: Object.fromEntries(keys.map((k, j) => [k.name, vs[j]])),
+          count: 0,
+          states: aggs.map(() => new AggState()),
+          tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
+        };
+        groups.set(id, g);
+      }
+      g.count++;
+      if (!aggs.length) continue;
+      const group = g;
+      aggs.forEach((a, j) => {
+        if (a.onceBy) {
+          const ticket = a.onceBy(r);
+          const seen = group.tickets[j] as Set<unknown>;
+          if (!isEmpty(ticket)) {
+            if (seen.has(ticket)) return;
+            seen.add(ticket);
+          }
+        }
+        const values = items(a.get!(r));
+        accumulate(group.states[j], a.fn, a.names ? values.flatMap(namesIn) : values);
+      });
+    }
   }
   if (!keys.length && !groups.size)
     groups.set('', { key: {}, count: 0, states: aggs.map(() => new AggState()), tickets: [] });

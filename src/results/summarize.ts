@@ -244,12 +244,7 @@ export class SummaryBuilder {
       meaning?.ticketGrain,
     );
     labelRates(fields, meaning?.costs ?? []);
-    for (const path of meaning?.bookingCounts?.counts ?? []) {
-      const p = fields[path];
-      if (p?.kind !== 'numeric') continue;
-      delete p.sum;
-      p.notSummed = "the booking's count, repeated on each of its segments: not summed";
-    }
+    labelBookingCounts(fields, meaning?.bookingCounts?.counts ?? []);
     if (meaning?.segments?.some((s) => s.list === undefined)) sumConfirmedApart(records, fields);
     for (const path of meaning?.travellerLists ?? []) {
       const t = tallies.get(path);
@@ -583,6 +578,16 @@ function labelRates(fields: Record<string, FieldProfile>, costs: readonly CostMe
     if (p.sumByCurrency) {
       for (const c of p.sumByCurrency.sums) delete (c as { sum?: number }).sum;
     }
+  }
+}
+
+/** A booking's count repeated on each of its segments is never summed over them: its range stays, with why. */
+function labelBookingCounts(fields: Record<string, FieldProfile>, counts: readonly string[]): void {
+  for (const path of counts) {
+    const p = fields[path];
+    if (p?.kind !== 'numeric') continue;
+    delete p.sum;
+    p.notSummed = "the booking's count, repeated on each of its segments: not summed";
   }
 }
 

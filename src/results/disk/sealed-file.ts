@@ -36,7 +36,9 @@ export async function writeSealedJson(path: string, key: Buffer, role: string, v
   const json = Buffer.from(JSON.stringify(value), 'utf8');
   const { header, cipher } = sealer(key, role);
   const sealed = Buffer.concat([header, cipher.update(gzipSync(json, { level: GZIP_LEVEL })), cipher.final()]);
-  return writeWholeAtomically(path, Buffer.concat([sealed, cipher.getAuthTag()]));
+  const file = Buffer.concat([sealed, cipher.getAuthTag()]);
+  // Made whole in memory (a small file): one write, no streams.
+  return writeAtomically(path, (tmp) => writeFile(tmp, file, { flag: 'wx', mode: 0o600 }).then(() => file.length));
 }
 
 /** Reads a file writeSealedJson wrote; throws SealedFileError when it does not authenticate. */
@@ -58,7 +60,7 @@ export async function writeSealedRecords(
 ): Promise<number> {
   const gzip = createGzip({ level: GZIP_LEVEL });
   Readable.from(batches(records)).pipe(gzip);
-  return writeAtomically(path, seal(key, role, gzip));
+  return writeAtomically(path, (tmp) => streamInto(tmp, seal(key, role, gzip)));
 }
 
 /**
@@ -106,7 +108,7 @@ function sealer(key: Buffer, role: string) {
 }
 
 /** Header, ciphertext of every chunk, tag. */
-async function* seal(key: Buffer, role: string, source: AsyncIterable<Buffer> | Iterable<Buffer>) {
+async function* seal(key: Buffer, role: string, source: AsyncIterable<Buffer>) {
   const { header, cipher } = sealer(key, role);
   yield header;
   for await (const chunk of source) {
@@ -134,30 +136,25 @@ function open(file: Buffer, key: Buffer, role: string): Buffer {
   return body;
 }
 
-/** writeAtomically for a file made whole in memory (a small one): one write, no streams. */
-async function writeWholeAtomically(path: string, data: Buffer): Promise<number> {
+/**
+ * Writes `<path>.<random>.tmp` with `write` (which answers the bytes written), then renames it
+ * to `path`, so a reader never sees half a file; the temporary file goes on failure.
+ */
+async function writeAtomically(path: string, write: (tmp: string) => Promise<number>): Promise<number> {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+    const bytes = await write(tmp);
     await rename(tmp, path);
+    return bytes;
   } catch (err) {
     await unlink(tmp).catch(() => {});
     throw err;
   }
-  return data.length;
 }
 
-/** Streams into `<path>.<random>.tmp`, then renames it to `path`; the temporary file goes on failure. */
-async function writeAtomically(path: string, source: AsyncIterable<Buffer>): Promise<number> {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+/** A file's bytes as they come, into `tmp` (pipeline destroys both streams on an error). */
+async function streamInto(tmp: string, source: AsyncIterable<Buffer>): Promise<number> {
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
-  try {
-    await pipeline(Readable.from(source), out);
-    await rename(tmp, path);
-  } catch (err) {
-    out.destroy();
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
+  await pipeline(Readable.from(source), out);
   return out.bytesWritten;
 }
