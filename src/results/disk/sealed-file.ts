@@ -33,12 +33,7 @@ export class SealedFileError extends Error {
 
 /** Writes `value` (JSON) sealed to `path`. */
 export async function writeSealedJson(path: string, key: Buffer, role: string, value: unknown): Promise<number> {
-  const json = Buffer.from(JSON.stringify(value), 'utf8');
-  const { header, cipher } = sealer(key, role);
-  const sealed = Buffer.concat([header, cipher.update(gzipSync(json, { level: GZIP_LEVEL })), cipher.final()]);
-  const file = Buffer.concat([sealed, cipher.getAuthTag()]);
-  // Made whole in memory (a small file): one write, no streams.
-  return writeAtomically(path, (tmp) => writeFile(tmp, file, { flag: 'wx', mode: 0o600 }).then(() => file.length));
+  return writeWhole(path, key, role, Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
 /** Reads a file writeSealedJson wrote; throws SealedFileError when it does not authenticate. */
@@ -58,6 +53,9 @@ export async function writeSealedRecords(
   role: string,
   records: readonly unknown[],
 ): Promise<number> {
+  // One batch (most results): made whole in memory. A stream's set-up (gzip on the thread
+  // pool, three stages, a write stream) cost a 100-record report about 1 ms of CPU.
+  if (records.length <= BATCH) return writeWhole(path, key, role, batches(records).next().value ?? Buffer.alloc(0));
   const gzip = createGzip({ level: GZIP_LEVEL });
   Readable.from(batches(records)).pipe(gzip);
   return writeAtomically(path, (tmp) => streamInto(tmp, seal(key, role, gzip)));
@@ -97,6 +95,14 @@ export async function readSealedRecords(path: string, key: Buffer, role: string)
 function* batches(records: readonly unknown[]): Generator<Buffer> {
   for (let i = 0; i < records.length; i += BATCH)
     yield Buffer.from(`${JSON.stringify(records.slice(i, i + BATCH))}\n`, 'utf8');
+}
+
+/** Writes `plain` sealed to `path`, made whole in memory (a small file): one write, no streams. */
+function writeWhole(path: string, key: Buffer, role: string, plain: Buffer): Promise<number> {
+  const { header, cipher } = sealer(key, role);
+  const sealed = Buffer.concat([header, cipher.update(gzipSync(plain, { level: GZIP_LEVEL })), cipher.final()]);
+  const file = Buffer.concat([sealed, cipher.getAuthTag()]);
+  return writeAtomically(path, (tmp) => writeFile(tmp, file, { flag: 'wx', mode: 0o600 }).then(() => file.length));
 }
 
 /** A file's header (a fresh nonce) and the cipher of its contents. */
