@@ -61,13 +61,13 @@ export const orderSchema = strictItem('an orderBy item', {
 
 function limitError(iss: { input?: unknown }): string {
   return (
-    `limit: ${describeValue(iss.input)} is not a whole number from 1 to ${MAX_QUERY_LIMIT}, the most rows or groups one answer ` +
+    `${describeValue(iss.input)} is not a whole number from 1 to ${MAX_QUERY_LIMIT}, the most rows or groups one answer ` +
     'holds; page on with offset (nextOffset)'
   );
 }
 
 function offsetError(iss: { input?: unknown }): string {
-  return `offset: ${describeValue(iss.input)} is not a whole number of at least 0; pass nextOffset to page`;
+  return `${describeValue(iss.input)} is not a whole number of at least 0; pass nextOffset to page`;
 }
 
 export const queryArgsShape = {
@@ -78,7 +78,7 @@ export const queryArgsShape = {
     .optional()
     .describe(
       "Group by these fields; add ':day', ':month' or ':year' to a date field; a list field groups by its items " +
-        'joined. Returns groups, not rows.',
+        'joined, Passengers by each traveller. Returns groups, not rows.',
     ),
   aggregates: z
     .array(aggregateSchema)

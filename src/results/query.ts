@@ -399,6 +399,8 @@ interface GroupKey {
   name: string;
   get: Getter;
   part: number;
+  /** A text naming several travellers (catalog `travellerLists`): one group per traveller. */
+  names?: boolean;
 }
 
 const MONEY_TOTALS: readonly AggregateFn[] = ['sum', 'avg', 'min', 'max'];
@@ -534,7 +536,8 @@ function grouped(
         );
       }
     }
-    return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get, part };
+    const names = !part && meaning?.travellerLists?.includes(path) === true;
+    return { name: m ? `${path}:${m[2].toLowerCase()}` : path, get, part, ...(names ? { names } : {}) };
   });
 
   const aggs: AggSpec[] = [];
@@ -549,6 +552,7 @@ function grouped(
   }
   const notes = perCurrency(aggs, keys, money, matched);
   notes.push(...atTheirGrain(aggs, meaning));
+  const byTraveller = keys.find((k) => k.names);
 
   const groups = new Map<
     unknown,
@@ -560,45 +564,61 @@ function grouped(
   const single = keys.length === 1 ? keys[0] : undefined;
   // Records per value of one top-level field, nothing else asked: read straight off the
   // records (no getter call, group or states touched per record).
-  const countOnly = single && !single.part && !aggs.length && !single.name.includes('.') ? single.name : undefined;
+  const countOnly =
+    single && !single.part && !single.names && !aggs.length && !single.name.includes('.') ? single.name : undefined;
+  /** Counts `r` in the group `id`, whose key values are `values` (one key: [id]). */
+  const place = (r: Row, id: unknown, values: readonly unknown[] | undefined) => {
+    let g = groups.get(id);
+    if (!g) {
+      const vs = values ?? [id];
+      g = {
+        key: Object.fromEntries(keys.map((k, j) => [k.name, vs[j]])),
+        count: 0,
+        states: aggs.map(() => new AggState()),
+        tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
+      };
+      groups.set(id, g);
+    }
+    g.count++;
+    if (!aggs.length) return;
+    const group = g;
+    aggs.forEach((a, j) => {
+      if (a.onceBy) {
+        const ticket = a.onceBy(r);
+        const seen = group.tickets[j] as Set<unknown>;
+        if (!isEmpty(ticket)) {
+          if (seen.has(ticket)) return;
+          seen.add(ticket);
+        }
+      }
+      const values = items(a.get!(r));
+      accumulate(group.states[j], a.fn, a.names ? values.flatMap(namesIn) : values);
+    });
+  };
   if (countOnly !== undefined) {
     for (const [id, count] of countsOf(matched, countOnly))
       groups.set(id, { key: { [countOnly]: id }, count, states: [], tickets: [] });
+  } else if (byTraveller) {
+    let several = 0;
+    for (const r of matched) {
+      const lists = keys.map((k) => groupValues(k, r));
+      if (lists[keys.indexOf(byTraveller)].length > 1) several++;
+      for (const values of combinations(lists)) place(r, single ? values[0] : JSON.stringify(values), values);
+    }
+    notes.push(
+      `Grouped by each traveller ${byTraveller.name} names (one text may name several: DOE/JANE MS, DOE/JOHN MR)` +
+        (several
+          ? `: ${several.toLocaleString('en-US')} of the ${matched.length.toLocaleString('en-US')} records matched ` +
+            'name several and count in the group of each, so the counts add up to more than the records matched.'
+          : '.'),
+    );
   } else {
     for (const r of matched) {
-      let values: unknown[] | undefined;
-      let id: unknown;
-      if (single) id = groupValue(single.get(r), single.part);
+      if (single) place(r, groupValue(single.get(r), single.part), undefined);
       else {
-        values = keys.map((k) => groupValue(k.get(r), k.part));
-        id = keys.length ? JSON.stringify(values) : '';
+        const values = keys.map((k) => groupValue(k.get(r), k.part));
+        place(r, keys.length ? JSON.stringify(values) : '', values);
       }
-      let g = groups.get(id);
-      if (!g) {
-        const vs = values ?? [id];
-        g = {
-          key: Object.fromEntries(keys.map((k, j) => [k.name, vs[j]])),
-          count: 0,
-          states: aggs.map(() => new AggState()),
-          tickets: aggs.map((a) => (a.onceBy ? new Set<unknown>() : undefined)),
-        };
-        groups.set(id, g);
-      }
-      g.count++;
-      if (!aggs.length) continue;
-      const group = g;
-      aggs.forEach((a, j) => {
-        if (a.onceBy) {
-          const ticket = a.onceBy(r);
-          const seen = group.tickets[j] as Set<unknown>;
-          if (!isEmpty(ticket)) {
-            if (seen.has(ticket)) return;
-            seen.add(ticket);
-          }
-        }
-        const values = items(a.get!(r));
-        accumulate(group.states[j], a.fn, a.names ? values.flatMap(namesIn) : values);
-      });
     }
   }
   if (!keys.length && !groups.size)
@@ -648,6 +668,21 @@ function countsOf(rows: readonly Row[], key: string): Map<unknown, number> {
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The groups a record belongs to under `key`: each traveller a list names once, else one. */
+function groupValues(key: GroupKey, r: Row): unknown[] {
+  const v = key.get(r);
+  if (!key.names || typeof v !== 'string') return [groupValue(v, key.part)];
+  const names = [...new Set(travellerNames(v))];
+  return names.length ? names : [null];
+}
+
+/** Every choice of one value from each list, in order. */
+function combinations(lists: readonly unknown[][]): unknown[][] {
+  let out: unknown[][] = [[]];
+  for (const list of lists) out = out.flatMap((prefix) => list.map((v) => [...prefix, v]));
+  return out;
 }
 
 function groupValue(v: unknown, part: number): unknown {

@@ -4,6 +4,7 @@ import { resultUri } from '../presentation/result-uri.js';
 import { allRowsFit, presentSql, type TableRead } from '../presentation/sql-answer.js';
 import type { ResultInfo } from '../results/held-results.js';
 import { withoutFloatTail } from '../results/money.js';
+import { countNotes } from '../sql/count-check.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
 import { placeNotes } from '../sql/place-check.js';
@@ -30,13 +31,9 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   const held = await rt.results.list();
   // Oldest first: the order in which the caller fetched them.
   const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
-  const moneyNotes = [
-    ...checkMoney(
-      sql,
-      read.map((r) => r.report),
-    ),
-    ...placeNotes(sql),
-  ];
+  const reports = read.map((r) => r.report);
+  // What the statement's numbers mean: refused money, notes on money, places and counts.
+  const meaningNotes = [...checkMoney(sql, reports), ...placeNotes(sql), ...countNotes(sql, reports)];
   const engine = await rt.sqlEngine();
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;
@@ -84,7 +81,7 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
     fetchedRecords: recordsIn(r.held),
     totalRecords: r.totalRecords,
   }));
-  const notes: string[] = [...moneyNotes];
+  const notes: string[] = [...meaningNotes];
   if (output.truncated)
     notes.push(`The statement produced ${output.rowCount} rows; the first ${rows.length} are held (add a LIMIT).`);
   let resourceUri: string | undefined;

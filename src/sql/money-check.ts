@@ -9,7 +9,7 @@ import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
 import { leafName } from '../results/paths.js';
-import { sqlWords } from './statement-text.js';
+import { aggregates, plainSql, sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -39,7 +39,7 @@ const VERB: Record<string, string> = {
   max: 'takes the greatest',
 };
 
-const AGGREGATE_START = /\b(sum|avg|min|max|total)\s*\(/gi;
+const MONEY_AGGREGATES = ['sum', 'avg', 'min', 'max', 'total'];
 const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
 /** Where a GROUP BY or PARTITION BY list ends. */
 const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
@@ -55,7 +55,7 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
   const notes = new Set<string>();
   const columns = moneyColumns(reports);
   if (!columns.length) return [];
-  for (const [verb, argument, at, end] of aggregates(text)) {
+  for (const [verb, argument, at, end] of aggregates(text, MONEY_AGGREGATES)) {
     const words = sqlWords(argument);
     for (const note of meaningOf(words, verb, reports)) notes.add(note);
     for (const money of columns) {
@@ -109,30 +109,6 @@ function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly s
     }
   }
   return notes;
-}
-
-/** The statement with comments and string literals blanked (their length kept). */
-function plainSql(sql: string): string {
-  return sql.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*'?/g, (m) =>
-    m.startsWith("'") ? `'${' '.repeat(Math.max(0, m.length - 2))}'` : ' '.repeat(m.length),
-  );
-}
-
-/** Each aggregate call's function, its whole argument (nested brackets included), where the
- *  call starts and where its closing bracket ends. */
-function aggregates(text: string): Array<[string, string, number, number]> {
-  const out: Array<[string, string, number, number]> = [];
-  for (const m of text.matchAll(AGGREGATE_START)) {
-    let depth = 1;
-    let i = (m.index ?? 0) + m[0].length;
-    const from = i;
-    for (; i < text.length && depth > 0; i++) {
-      if (text[i] === '(') depth++;
-      else if (text[i] === ')') depth--;
-    }
-    out.push([m[1].toLowerCase(), text.slice(from, i - 1), m.index ?? 0, i]);
-  }
-  return out;
 }
 
 /** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */

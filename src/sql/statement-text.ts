@@ -42,3 +42,30 @@ export function namedTables<T extends { table: string }>(sql: string, tables: re
 export function sqlWords(sql: string): Set<string> {
   return new Set((sql.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).map((w) => w.toLowerCase()));
 }
+
+/** The statement with comments and string literals blanked (their length kept). */
+export function plainSql(sql: string): string {
+  return sql.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*'?/g, (m) =>
+    m.startsWith("'") ? `'${' '.repeat(Math.max(0, m.length - 2))}'` : ' '.repeat(m.length),
+  );
+}
+
+/**
+ * Each call of one of the aggregate functions `names` (lower case) in `text` (plainSql's):
+ * the function, its whole argument (nested brackets included), where the call starts and
+ * where its closing bracket ends.
+ */
+export function aggregates(text: string, names: readonly string[]): Array<[string, string, number, number]> {
+  const out: Array<[string, string, number, number]> = [];
+  for (const m of text.matchAll(new RegExp(`\\b(${names.join('|')})\\s*\\(`, 'gi'))) {
+    let depth = 1;
+    let i = (m.index ?? 0) + m[0].length;
+    const from = i;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+    }
+    out.push([m[1].toLowerCase(), text.slice(from, i - 1), m.index ?? 0, i]);
+  }
+  return out;
+}

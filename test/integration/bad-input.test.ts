@@ -177,6 +177,16 @@ describe('query_report and continue_report refuse what they cannot answer', () =
     );
   });
 
+  test('query_report names a limit or offset out of range once, with what to send', async () => {
+    expect(await refused(s, 'query_report', { resultId, limit: 5000 })).toBe(
+      `${SCHEMA('query_report')}limit: 5000 (number) is not a whole number from 1 to 1000, the most rows or groups ` +
+        'one answer holds; page on with offset (nextOffset)',
+    );
+    expect(await refused(s, 'query_report', { resultId, offset: -1 })).toBe(
+      `${SCHEMA('query_report')}offset: -1 (number) is not a whole number of at least 0; pass nextOffset to page`,
+    );
+  });
+
   test('query_report and continue_report with an unknown resultId', async () => {
     const unknown =
       "No result 'r_doesNotExist' is held: it is not a resultId this server issued, or it was issued before the " +

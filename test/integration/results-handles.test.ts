@@ -7,8 +7,10 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTransaction } from '../../src/catalog/transactions.js';
 import { leftOutNote, STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import type { ResultStore } from '../../src/results/store.js';
+import { travellerNames } from '../../src/results/traveller-names.js';
 import { isStandingNote, withDays } from '../helpers/days.js';
 import { otherNotes } from '../helpers/derived.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
@@ -968,22 +970,32 @@ describe('REPORTS_REDACT_PII=true: no traveller name, e-mail or phone in anythin
       }
 
       // Same person, same mask: record by record, raw value <-> masked value is one-to-one,
-      // so grouping the masked records gives the unmasked counts.
+      // so grouping the masked records gives the unmasked counts. A list of travellers
+      // (catalog travellerLists) is grouped a traveller at a time, each masked on its own.
+      const perTraveller = findTransaction(c.tool)?.answer.meaning?.travellerLists?.includes(c.groupField) ?? false;
+      const valuesOf = (v: unknown) =>
+        perTraveller ? [...new Set(travellerNames(String(v ?? '')))] : [String(v ?? '')];
       const toMask = new Map<string, string>();
       const toRaw = new Map<string, string>();
       held.forEach((h, i) => {
-        const from = String(raw[i][c.groupField] ?? '');
-        const to = String(h[c.groupField] ?? '');
-        if (!from) return;
-        expect(to).not.toBe(from);
-        expect(toMask.get(from) ?? to).toBe(to);
-        expect(toRaw.get(to) ?? from).toBe(from);
-        toMask.set(from, to);
-        toRaw.set(to, from);
+        const sent = valuesOf(raw[i][c.groupField]);
+        const masked = valuesOf(h[c.groupField]);
+        expect(masked.length).toBe(sent.length);
+        sent.forEach((from, j) => {
+          const to = masked[j];
+          if (!from) return;
+          expect(to).not.toBe(from);
+          expect(toMask.get(from) ?? to).toBe(to);
+          expect(toRaw.get(to) ?? from).toBe(from);
+          toMask.set(from, to);
+          toRaw.set(to, from);
+        });
       });
       const rawCounts = new Map<string, number>();
       for (const r of raw)
-        if (r[c.groupField]) rawCounts.set(String(r[c.groupField]), (rawCounts.get(String(r[c.groupField])) ?? 0) + 1);
+        for (const v of valuesOf(r[c.groupField])) if (v) rawCounts.set(v, (rawCounts.get(v) ?? 0) + 1);
+      // The lists do name several at once: the test can tell a traveller from a list.
+      if (perTraveller) expect(raw.some((r) => valuesOf(r[c.groupField]).length > 1)).toBe(true);
       const groups = sc(grouped).groups as Array<{ key: Rec; count: number }>;
       expect(groups.filter((g) => g.key[c.groupField] !== null).length).toBe(rawCounts.size);
       for (const g of groups) {

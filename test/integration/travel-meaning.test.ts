@@ -364,6 +364,69 @@ describe('travellers, not lists of them', () => {
     );
   });
 
+  it('query_report grouped by Passengers makes one group per traveller, each with their segments', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261130' });
+    const confirmed = records.filter((r) => r.SegmentState === 'confirmed');
+    const expected = new Map<string, number>();
+    for (const r of confirmed)
+      for (const name of new Set(names(r.Passengers))) expected.set(name, (expected.get(name) ?? 0) + 1);
+    const several = confirmed.filter((r) => names(r.Passengers).length > 1).length;
+    expect(several).toBeGreaterThan(0);
+    const { out, text } = await query({
+      resultId: head.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      groupBy: ['Passengers'],
+      limit: 500,
+    });
+    const got = new Map(out.groups!.map((g) => [(g.key as Rec).Passengers as string, g.count as number]));
+    expect(got).toEqual(expected);
+    expect(out.groupCount).toBe(expected.size);
+    // The busiest traveller first, by the segments naming them.
+    expect(out.groups![0].count).toBe(Math.max(...expected.values()));
+    const note =
+      'Grouped by each traveller Passengers names (one text may name several: DOE/JANE MS, DOE/JOHN MR): ' +
+      `${several} of the ${confirmed.length} records matched name several and count in the group of each, so the ` +
+      'counts add up to more than the records matched.';
+    expect(out.notes).toContain(note);
+    expect(text).toContain(note);
+
+    // With a second key, each traveller's segments per carrier.
+    const byCarrier = await query({ resultId: head.resultId, groupBy: ['Passengers', 'CarrierCode'], limit: 1000 });
+    const pairs = new Map<string, number>();
+    for (const r of records)
+      for (const name of new Set(names(r.Passengers))) {
+        const k = `${name}|${r.CarrierCode}`;
+        pairs.set(k, (pairs.get(k) ?? 0) + 1);
+      }
+    const gotPairs = new Map(
+      byCarrier.out.groups!.map((g) => [`${(g.key as Rec).Passengers}|${(g.key as Rec).CarrierCode}`, g.count]),
+    );
+    expect(gotPairs).toEqual(pairs);
+  });
+
+  it('sql_query counting Passengers distinct says it counts lists, and query_report counts the travellers', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261101', DateEnd: '20261130' });
+    const table = (head as unknown as { table: string }).table;
+    const r = await s.call('sql_query', { sql: `SELECT COUNT(DISTINCT Passengers) AS n FROM ${table}` });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const out = r.structuredContent as { rows: Array<{ n: number }>; notes?: string[] };
+    const lists = new Set(records.map((x) => x.Passengers).filter(Boolean));
+    expect(out.rows).toEqual([{ n: lists.size }]);
+    const note =
+      "Passengers names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): COUNT(DISTINCT Passengers) " +
+      'counts distinct lists, not travellers. query_report counts them a traveller at a time (groupBy Passengers, ' +
+      'or countDistinct of it).';
+    expect(out.notes).toContain(note);
+    expect(textOf(r)).toContain(note);
+    const { out: travellers } = await query({
+      resultId: head.resultId,
+      aggregates: [{ fn: 'countDistinct', field: 'Passengers' }],
+    });
+    const named = new Set(records.flatMap((x) => names(x.Passengers)));
+    expect(travellers.groups![0].countDistinct_Passengers).toBe(named.size);
+    expect(named.size).toBeGreaterThan(lists.size);
+  });
+
   it('travellers per destination city count each traveller a booking names', async () => {
     const { text, records } = await report('passenger_locations_by_routing', {
       DateStart: '20261101',

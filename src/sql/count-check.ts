@@ -1,0 +1,59 @@
+/**
+ * What a count over a report's rows means (docs/travel-meaning.md, "A ticket's amounts, once
+ * per ticket" and "Travellers, not lists of them"): a booking's count repeated on each of its
+ * rows (hotel_segments' TotalAirSegs) summed counts the booking once per row; a text naming a
+ * booking's travellers (Passengers, PaxList: `DOE/JANE MS, DOE/JOHN MR`) counted distinct or
+ * grouped by is a list, not a traveller. SQL answers such a statement as written; its answer
+ * says so, and how to count as meant.
+ */
+import { findTransaction } from '../catalog/transactions.js';
+import { aggregates, plainSql, sqlWords } from './statement-text.js';
+
+/** Where a GROUP BY list ends. */
+const GROUP_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
+
+export function countNotes(sql: string, reports: readonly string[]): string[] {
+  const text = plainSql(sql);
+  const notes: string[] = [];
+  for (const report of new Set(reports)) {
+    const meaning = findTransaction(report)?.answer.meaning;
+    const booking = meaning?.bookingCounts;
+    for (const count of booking?.counts ?? []) {
+      if (!aggregated(text, ['sum', 'total', 'avg'], count)) continue;
+      notes.push(
+        `${count} is the booking's count, repeated on each of its rows: a total over the rows counts a booking once ` +
+          `per row; total it over SELECT DISTINCT ${booking?.booking}, ${count}, ... to count each booking once.`,
+      );
+    }
+    for (const list of meaning?.travellerLists ?? []) {
+      const counted = aggregated(text, ['count'], list, true);
+      const grouped = groupedBy(text).has(list.toLowerCase());
+      if (!counted && !grouped) continue;
+      notes.push(
+        `${list} names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): ` +
+          `${counted ? `COUNT(DISTINCT ${list}) counts distinct lists` : `grouped by ${list}, each group is a list`}, ` +
+          `not travellers. query_report counts them a traveller at a time (groupBy ${list}, or countDistinct of it).`,
+      );
+    }
+  }
+  return notes;
+}
+
+/** Whether `text` takes one of the aggregates `fns` of `column` (only DISTINCT ones when `distinct`). */
+function aggregated(text: string, fns: readonly string[], column: string, distinct = false): boolean {
+  const name = column.toLowerCase();
+  return aggregates(text, fns).some(
+    ([, argument]) => sqlWords(argument).has(name) && (!distinct || /^\s*distinct\b/i.test(argument)),
+  );
+}
+
+/** The words of every GROUP BY list in `text`. */
+function groupedBy(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const m of text.matchAll(/\bgroup\s+by\b/gi)) {
+    const rest = text.slice((m.index ?? 0) + m[0].length);
+    const end = GROUP_END.exec(rest);
+    for (const w of sqlWords(end ? rest.slice(0, end.index) : rest)) words.add(w);
+  }
+  return words;
+}
