@@ -4,10 +4,11 @@
  * query_report answers it asks for. Pure functions: no DOM, no host.
  */
 
-// The summary's shapes are the server's own (type-only: nothing of the server is bundled).
-import type { FieldProfile, Summary } from '../src/results/summarize.js';
 // The server's own rule for identifier names (ServiceRef, TktNumber…), so the view never
 // formats one as a quantity.
+import { mustQuote } from '../src/presentation/top-item.js';
+// The summary's shapes are the server's own (type-only: nothing of the server is bundled).
+import type { FieldProfile, Summary } from '../src/results/summarize.js';
 import { isIdField } from '../src/results/values.js';
 import {
   type AskedWindow,
@@ -296,10 +297,10 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
     } else if (f.travellers) {
       const { distinct, several, top } = f.travellers;
       text =
-        `${counted(distinct, 'traveller')} named (${counted(several, 'record')} name several): ` +
-        `${top
+        `${counted(distinct, 'traveller')} named (${counted(several, 'record')} name several); by records ` +
+        `naming each: ${top
           .slice(0, 3)
-          .map((t) => `${cellText(t.value, field, 40)} ${formatNumber(t.count)}`)
+          .map((t) => topItem(t, field))
           .join(', ')}${distinct > 3 ? ', …' : ''}`;
     } else if (f.distinct === 1 && f.top?.length === 1) {
       const value = cellText(f.top[0].value, field, 40);
@@ -308,7 +309,7 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
     else if (f.top?.length)
       text = `${formatNumber(f.distinct ?? 0)} distinct: ${f.top
         .slice(0, 3)
-        .map((t) => `${cellText(t.value, field, 40)} ${formatNumber(t.count)}`)
+        .map((t) => topItem(t, field))
         .join(', ')}${(f.distinct ?? 0) > 3 ? ', …' : ''}`;
     else if (f.sample !== undefined) text = `text, e.g. “${cellText(f.sample, field, 60)}”`;
     else text = f.kind;
@@ -316,4 +317,10 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
     out.push({ field, text });
   }
   return out;
+}
+
+/** A top value and its count, the value quoted when it would read wrong in the list (top-item.ts). */
+function topItem(t: { value: string; count: number }, field: string): string {
+  const shown = cellText(t.value, field, 40);
+  return `${mustQuote(shown) ? `“${shown}”` : shown} ${formatNumber(t.count)}`;
 }

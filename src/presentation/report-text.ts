@@ -16,6 +16,7 @@ import { objectListPaths, withNestedLines } from './nested-lines.js';
 import { nextCalls } from './next-steps.js';
 import type { ReportHead } from './shapes.js';
 import { fit, makeTable, n, num, shortDate, TEXT_CHAR_LIMIT } from './text-fit.js';
+import { mustQuote } from './top-item.js';
 
 /** Cell width of default columns; free-text ones (a log message, a comment) get more. */
 const CELL = 40;
@@ -175,12 +176,9 @@ function headline(view: ResultView): string {
   return `${what}: ${n(fetched)}${total} records fetched, INCOMPLETE (see notes).`;
 }
 
-/**
- * A top value and its count in a list of them: the value quoted when it holds the list's
- * comma or a quote, or ends in a number its count would run into ("+1 3096 7424" 3).
- */
+/** A top value and its count in a list of them, the value quoted when it would read wrong (top-item.ts). */
 function topItem(t: TopValue): string {
-  return `${/[,"]|\s[\d.]+$/.test(t.value) ? JSON.stringify(t.value) : t.value} ${n(t.count)}`;
+  return `${mustQuote(t.value) ? JSON.stringify(t.value) : t.value} ${n(t.count)}`;
 }
 
 function profileLine(path: string, p: FieldProfile): string {
@@ -191,7 +189,7 @@ function profileLine(path: string, p: FieldProfile): string {
       if (p.travellers) {
         const { distinct, several, top } = p.travellers;
         return (
-          `${path}: ${n(distinct)} travellers named (${n(several)} records name several); top ` +
+          `${path}: ${n(distinct)} travellers named (${n(several)} records name several); top, by records naming each: ` +
           `${top.map(topItem).join(', ')}${distinct > top.length ? '…' : ''}${empty}`
         );
       }

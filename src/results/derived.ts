@@ -107,7 +107,8 @@ export async function deriverFor(
       field: 'NightsInWindow',
       how:
         `the nights of the stay that fall from ${query[window.start]} to ${query[window.end]} ` +
-        '(a night is dated by its evening); NbrNights counts every night of the stay',
+        '(a night is dated by its evening; a stay of several rooms counts each night once, not per room); ' +
+        'NbrNights counts every night of the stay',
     });
     steps.push((r) => {
       const arrive = dayOf(r[window.arrival]);

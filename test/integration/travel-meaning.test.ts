@@ -292,7 +292,10 @@ describe('nights in the period', () => {
     // Stays spanning the month's end: by arrival they would count nights of November.
     expect(spanning).toBeGreaterThan(0);
     expect(inWindow).not.toEqual(byArrival);
-    expect(head.summary.derived?.map((d) => d.field)).toContain('NightsInWindow');
+    expect(head.summary.derived?.find((d) => d.field === 'NightsInWindow')?.how).toBe(
+      'the nights of the stay that fall from 20261001 to 20261031 (a night is dated by its evening; a stay of ' +
+        'several rooms counts each night once, not per room); NbrNights counts every night of the stay',
+    );
     const next = /^Next, confirmed nights in the window and estimated cost per account: query_report (.*)$/m.exec(text);
     expect(next).not.toBeNull();
     const { out } = await query({ ...JSON.parse(next![1]), limit: 500 });
@@ -359,7 +362,7 @@ describe('travellers, not lists of them', () => {
     // More travellers than distinct texts: a text naming two is one value but two people.
     expect(segmentsOf.size).not.toBe(head.summary.fields.Passengers.distinct);
     expect(text).toContain(
-      `- Passengers: ${segmentsOf.size} travellers named (${several} records name several); top ` +
+      `- Passengers: ${segmentsOf.size} travellers named (${several} records name several); top, by records naming each: ` +
         `${top.map((t) => `${t.value} ${t.count}`).join(', ')}…`,
     );
   });

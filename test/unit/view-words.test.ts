@@ -186,8 +186,34 @@ describe('a text naming several travellers', () => {
     expect(summaryLines(summary)).toEqual([
       {
         field: 'Passengers',
-        text: '4 travellers named (2 records name several): DOE/JANE MS 3, DOE/JOHN MR 2, LEE/ANN MS 1, …',
+        text:
+          '4 travellers named (2 records name several); by records naming each: DOE/JANE MS 3, DOE/JOHN MR 2, ' +
+          'LEE/ANN MS 1, …',
       },
+    ]);
+  });
+});
+
+describe('top values that would read wrong in a list', () => {
+  it('are quoted, as in the text answer: a comma, a quote, or a number at the end', () => {
+    const summary: Summary = {
+      recordCount: 9,
+      emptyFields: [],
+      fields: {
+        Address: {
+          kind: 'categorical',
+          nulls: 0,
+          distinct: 4,
+          top: [
+            { value: '297 Orchard Road, Chicago US', count: 3 },
+            { value: '+1 3096 7424', count: 3 },
+            { value: 'Raffles Place', count: 2 },
+          ],
+        },
+      },
+    };
+    expect(summaryLines(summary)).toEqual([
+      { field: 'Address', text: '4 distinct: “297 Orchard Road, Chicago US” 3, “+1 3096 7424” 3, Raffles Place 2, …' },
     ]);
   });
 });
