@@ -33,6 +33,10 @@ interface Kept {
   bytes: number;
 }
 
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** A file left by another key (or an unknown one) is deleted past the longest TTL a server may have. */
 const LONGEST_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A temporary or half-written file older than this is a failed write's leftover. */
@@ -247,7 +251,13 @@ export class DiskStore implements HeldResults {
     if (withRecords) this.owesRecords.add(result.id);
     // Its last use is now, when it was held, not when its turn to be written comes.
     const at = this.now();
-    this.writes = this.writes.then(() => this.write(result, version, at)).catch((err) => this.writeFailed(result, err));
+    // Begun on the event loop's next turn: the call that held the result answers first (its
+    // answer is written in this turn), and the copy's CPU (stringify, gzip, seal: about 1 ms
+    // for 100 records) does not delay it.
+    this.writes = this.writes
+      .then(nextTurn)
+      .then(() => this.write(result, version, at))
+      .catch((err) => this.writeFailed(result, err));
   }
 
   private async write(result: StoredResult, version: number, at: number): Promise<void> {
