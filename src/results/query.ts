@@ -609,7 +609,8 @@ function grouped(
       `Grouped by each traveller ${byTraveller.name} names (one text may name several: DOE/JANE MS, DOE/JOHN MR)` +
         (several
           ? `: ${several.toLocaleString('en-US')} of the ${matched.length.toLocaleString('en-US')} records matched ` +
-            'name several and count in the group of each, so the counts add up to more than the records matched.'
+            'name several and count in the group of each (their amounts too), so the groups add up to more than ' +
+            'the records matched.'
           : '.'),
     );
   } else {

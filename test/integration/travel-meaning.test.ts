@@ -388,8 +388,8 @@ describe('travellers, not lists of them', () => {
     expect(out.groups![0].count).toBe(Math.max(...expected.values()));
     const note =
       'Grouped by each traveller Passengers names (one text may name several: DOE/JANE MS, DOE/JOHN MR): ' +
-      `${several} of the ${confirmed.length} records matched name several and count in the group of each, so the ` +
-      'counts add up to more than the records matched.';
+      `${several} of the ${confirmed.length} records matched name several and count in the group of each (their ` +
+      'amounts too), so the groups add up to more than the records matched.';
     expect(out.notes).toContain(note);
     expect(text).toContain(note);
 
