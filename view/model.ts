@@ -4,11 +4,12 @@
  * query_report answers it asks for. Pure functions: no DOM, no host.
  */
 
+// The server's own rule for quoting a top value that would read wrong in a list.
+import { mustQuote } from '../src/presentation/top-item.js';
+// The summary's shapes are the server's own (type-only).
+import type { FieldProfile, Summary } from '../src/results/summarize.js';
 // The server's own rule for identifier names (ServiceRef, TktNumber…), so the view never
 // formats one as a quantity.
-import { mustQuote } from '../src/presentation/top-item.js';
-// The summary's shapes are the server's own (type-only: nothing of the server is bundled).
-import type { FieldProfile, Summary } from '../src/results/summarize.js';
 import { isIdField } from '../src/results/values.js';
 import {
   type AskedWindow,

@@ -599,10 +599,11 @@ function grouped(
     for (const [id, count] of countsOf(matched, countOnly))
       groups.set(id, { key: { [countOnly]: id }, count, states: [], tickets: [] });
   } else if (byTraveller) {
+    const names = keys.indexOf(byTraveller);
     let several = 0;
     for (const r of matched) {
       const lists = keys.map((k) => groupValues(k, r));
-      if (lists[keys.indexOf(byTraveller)].length > 1) several++;
+      if (lists[names].length > 1) several++;
       for (const values of combinations(lists)) place(r, single ? values[0] : JSON.stringify(values), values);
     }
     notes.push(

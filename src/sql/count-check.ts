@@ -7,10 +7,7 @@
  * says so, and how to count as meant.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { aggregates, plainSql, sqlWords } from './statement-text.js';
-
-/** Where a GROUP BY list ends. */
-const GROUP_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
+import { aggregates, groupedItems, plainSql, sqlWords } from './statement-text.js';
 
 export function countNotes(sql: string, reports: readonly string[]): string[] {
   const text = plainSql(sql);
@@ -27,7 +24,7 @@ export function countNotes(sql: string, reports: readonly string[]): string[] {
     }
     for (const list of meaning?.travellerLists ?? []) {
       const counted = aggregated(text, ['count'], list, true);
-      const grouped = groupedBy(text).has(list.toLowerCase());
+      const grouped = groupedItems(text).some((item) => sqlWords(item).has(list.toLowerCase()));
       if (!counted && !grouped) continue;
       notes.push(
         `${list} names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): ` +
@@ -45,15 +42,4 @@ function aggregated(text: string, fns: readonly string[], column: string, distin
   return aggregates(text, fns).some(
     ([, argument]) => sqlWords(argument).has(name) && (!distinct || /^\s*distinct\b/i.test(argument)),
   );
-}
-
-/** The words of every GROUP BY list in `text`. */
-function groupedBy(text: string): Set<string> {
-  const words = new Set<string>();
-  for (const m of text.matchAll(/\bgroup\s+by\b/gi)) {
-    const rest = text.slice((m.index ?? 0) + m[0].length);
-    const end = GROUP_END.exec(rest);
-    for (const w of sqlWords(end ? rest.slice(0, end.index) : rest)) words.add(w);
-  }
-  return words;
 }

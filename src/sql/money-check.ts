@@ -9,7 +9,7 @@ import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
 import { leafName } from '../results/paths.js';
-import { aggregates, plainSql, sqlWords } from './statement-text.js';
+import { aggregates, groupedItems, plainSql, sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -41,8 +41,6 @@ const VERB: Record<string, string> = {
 
 const MONEY_AGGREGATES = ['sum', 'avg', 'min', 'max', 'total'];
 const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
-/** Where a GROUP BY or PARTITION BY list ends. */
-const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
 
 /**
  * Refuses `sql` when it totals a money column (or an alias of one) without grouping by its
@@ -126,17 +124,12 @@ function aliases(text: string, column: string): string[] {
  */
 function keepsApart(scope: string, currency: string, text: string): boolean {
   const names = [currency, ...aliases(text, currency)].map((n) => n.toLowerCase());
-  for (const m of scope.matchAll(/\b(group|partition)\s+by\b/gi)) {
-    const rest = scope.slice((m.index ?? 0) + m[0].length);
-    const end = LIST_END.exec(rest);
-    const items = (end ? rest.slice(0, end.index) : rest).split(',').map((x) => x.trim());
-    const selected = selectList(scope);
-    for (const item of items) {
-      // GROUP BY 2: the second column of the select list.
-      const expr = /^\d+$/.test(item) ? (selected[Number(item) - 1] ?? '') : item;
-      const words = sqlWords(expr);
-      if (names.some((n) => words.has(n))) return true;
-    }
+  const selected = selectList(scope);
+  for (const item of groupedItems(scope, true)) {
+    // GROUP BY 2: the second column of the select list.
+    const expr = /^\d+$/.test(item) ? (selected[Number(item) - 1] ?? '') : item;
+    const words = sqlWords(expr);
+    if (names.some((n) => words.has(n))) return true;
   }
   return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope));
 }

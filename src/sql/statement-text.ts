@@ -69,3 +69,18 @@ export function aggregates(text: string, names: readonly string[]): Array<[strin
   }
   return out;
 }
+
+/** Where a GROUP BY or PARTITION BY list ends. */
+const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
+
+/** The items of every GROUP BY list in `text` (plainSql's), and of every PARTITION BY list
+ *  when `partitions`, as written (`Account`, `2`, `substr(x, 1, 3)` split at its comma). */
+export function groupedItems(text: string, partitions = false): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(partitions ? /\b(group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi)) {
+    const rest = text.slice((m.index ?? 0) + m[0].length);
+    const end = LIST_END.exec(rest);
+    for (const item of (end ? rest.slice(0, end.index) : rest).split(',')) out.push(item.trim());
+  }
+  return out;
+}
