@@ -252,7 +252,7 @@ export class DiskStore implements HeldResults {
     // Its last use is now, when it was held, not when its turn to be written comes.
     const at = this.now();
     // Begun on the event loop's next turn: the call that held the result answers first (its
-    // answer is written in this turn), and the copy's CPU (stringify, gzip, seal: about 1 ms
+    // answer is written in this turn), and the copy's CPU (stringify, compress, seal: about 1 ms
     // for 100 records) does not delay it.
     this.writes = this.writes
       .then(nextTurn)
