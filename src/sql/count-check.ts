@@ -7,7 +7,7 @@
  * says so, and how to count as meant.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { aggregates, groupedItems, plainSql, sqlWords } from './statement-text.js';
+import { aggregates, aliases, groupedItems, plainSql, sqlWords } from './statement-text.js';
 
 export function countNotes(sql: string, reports: readonly string[]): string[] {
   const text = plainSql(sql);
@@ -16,15 +16,18 @@ export function countNotes(sql: string, reports: readonly string[]): string[] {
     const meaning = findTransaction(report)?.answer.meaning;
     const booking = meaning?.bookingCounts;
     for (const count of booking?.counts ?? []) {
-      if (!aggregated(text, ['sum', 'total', 'avg'], count)) continue;
+      const names = [count, ...aliases(text, count)].map((n) => n.toLowerCase());
+      if (!aggregated(text, ['sum', 'total', 'avg'], names)) continue;
       notes.push(
         `${count} is the booking's count, repeated on each of its rows: a total over the rows counts a booking once ` +
           `per row; total it over SELECT DISTINCT ${booking?.booking}, ${count}, ... to count each booking once.`,
       );
     }
     for (const list of meaning?.travellerLists ?? []) {
-      const counted = aggregated(text, ['count'], list, true);
-      const grouped = groupedItems(text).some((item) => sqlWords(item).has(list.toLowerCase()));
+      // By its name or a name the statement gives it (Passengers AS pax), by position in GROUP BY.
+      const names = [list, ...aliases(text, list)].map((n) => n.toLowerCase());
+      const counted = aggregated(text, ['count'], names, true);
+      const grouped = groupedItems(text).some((item) => names.some((n) => sqlWords(item).has(n)));
       if (!counted && !grouped) continue;
       notes.push(
         `${list} names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): ` +
@@ -36,10 +39,11 @@ export function countNotes(sql: string, reports: readonly string[]): string[] {
   return notes;
 }
 
-/** Whether `text` takes one of the aggregates `fns` of `column` (only DISTINCT ones when `distinct`). */
-function aggregated(text: string, fns: readonly string[], column: string, distinct = false): boolean {
-  const name = column.toLowerCase();
-  return aggregates(text, fns).some(
-    ([, argument]) => sqlWords(argument).has(name) && (!distinct || /^\s*distinct\b/i.test(argument)),
-  );
+/** Whether `text` takes one of the aggregates `fns` of a column named one of `names` (lower
+ *  case; only DISTINCT ones when `distinct`). */
+function aggregated(text: string, fns: readonly string[], names: readonly string[], distinct = false): boolean {
+  return aggregates(text, fns).some(([, argument]) => {
+    const words = sqlWords(argument);
+    return names.some((n) => words.has(n)) && (!distinct || /^\s*distinct\b/i.test(argument));
+  });
 }

@@ -9,7 +9,7 @@ import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
 import { leafName } from '../results/paths.js';
-import { aggregates, groupedItems, plainSql, sqlWords } from './statement-text.js';
+import { aggregates, aliases, groupedItems, plainSql, selectScope, sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -40,7 +40,6 @@ const VERB: Record<string, string> = {
 };
 
 const MONEY_AGGREGATES = ['sum', 'avg', 'min', 'max', 'total'];
-const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
 
 /**
  * Refuses `sql` when it totals a money column (or an alias of one) without grouping by its
@@ -109,14 +108,6 @@ function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly s
   return notes;
 }
 
-/** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */
-function aliases(text: string, column: string): string[] {
-  const out: string[] = [];
-  const re = new RegExp(`\\b${column}\\b\\s*\\)*\\s+as\\s+([A-Za-z_][A-Za-z0-9_]*)`, 'gi');
-  for (const m of text.matchAll(re)) if (!TYPE_NAMES.has(m[1].toLowerCase())) out.push(m[1]);
-  return out;
-}
-
 /**
  * Whether `scope` (one SELECT, its subqueries blanked, or a window) groups or partitions by
  * `currency` (by name, alias or position in its select list), or keeps to given currencies.
@@ -124,59 +115,11 @@ function aliases(text: string, column: string): string[] {
  */
 function keepsApart(scope: string, currency: string, text: string): boolean {
   const names = [currency, ...aliases(text, currency)].map((n) => n.toLowerCase());
-  const selected = selectList(scope);
   for (const item of groupedItems(scope, true)) {
-    // GROUP BY 2: the second column of the select list.
-    const expr = /^\d+$/.test(item) ? (selected[Number(item) - 1] ?? '') : item;
-    const words = sqlWords(expr);
+    const words = sqlWords(item);
     if (names.some((n) => words.has(n))) return true;
   }
   return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope));
-}
-
-/** The items of a SELECT's column list (its subqueries already blanked). */
-function selectList(scope: string): string[] {
-  const m = /\bselect\b(?:\s+(?:distinct|all)\b)?([\s\S]*?)(?:\bfrom\b|$)/i.exec(scope);
-  return m ? m[1].split(',').map((x) => x.trim()) : [];
-}
-
-/**
- * The SELECT that the text at `index` belongs to: the bracket level it is at (a subquery's,
- * or the statement's), with deeper brackets blanked and only the part between the compound
- * operators (UNION, INTERSECT, EXCEPT) around `index`.
- */
-function selectScope(text: string, index: number): string {
-  let start = 0;
-  let depth = 0;
-  const opens: number[] = [];
-  for (let i = 0; i < index; i++) {
-    if (text[i] === '(') opens.push(i);
-    else if (text[i] === ')') opens.pop();
-  }
-  if (opens.length) start = opens[opens.length - 1] + 1;
-  let end = text.length;
-  let out = '';
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) {
-        end = i;
-        break;
-      }
-      depth--;
-    }
-    out += depth > 0 && !(c === '(' && depth === 1) ? ' ' : c;
-  }
-  const offset = index - start;
-  let from = 0;
-  let to = out.length;
-  for (const m of out.slice(0, end - start).matchAll(/\b(union|intersect|except)\b/gi)) {
-    const at = m.index ?? 0;
-    if (at < offset) from = at + m[0].length;
-    else if (at < to) to = at;
-  }
-  return out.slice(from, to);
 }
 
 /** The window clause of an aggregate (`OVER (PARTITION BY ...)`) that ends at `end`, if any. */

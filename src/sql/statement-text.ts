@@ -73,14 +73,81 @@ export function aggregates(text: string, names: readonly string[]): Array<[strin
 /** Where a GROUP BY or PARTITION BY list ends. */
 const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
 
-/** The items of every GROUP BY list in `text` (plainSql's), and of every PARTITION BY list
- *  when `partitions`, as written (`Account`, `2`, `substr(x, 1, 3)` split at its comma). */
+/**
+ * The items of every GROUP BY list in `text` (plainSql's), and of every PARTITION BY list
+ * when `partitions`, as written (`Account`, `substr(x, 1, 3)` split at its comma). A number
+ * in a GROUP BY is a position, read as its SELECT's column at that position (`GROUP BY 2`);
+ * in a PARTITION BY, SQLite reads it as a constant.
+ */
 export function groupedItems(text: string, partitions = false): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(partitions ? /\b(group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi)) {
-    const rest = text.slice((m.index ?? 0) + m[0].length);
+    const at = (m.index ?? 0) + m[0].length;
+    const rest = text.slice(at);
     const end = LIST_END.exec(rest);
-    for (const item of (end ? rest.slice(0, end.index) : rest).split(',')) out.push(item.trim());
+    const positions = /^group/i.test(m[0]);
+    let selected: string[] | undefined;
+    for (const written of (end ? rest.slice(0, end.index) : rest).split(',')) {
+      const item = written.trim();
+      if (!positions || !/^\d+$/.test(item)) out.push(item);
+      else out.push((selected ??= selectList(selectScope(text, at)))[Number(item) - 1] ?? '');
+    }
   }
   return out;
+}
+
+/** Type names, which follow AS in CAST(x AS REAL) and are not aliases. */
+const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
+
+/** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */
+export function aliases(text: string, column: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`\\b${column}\\b\\s*\\)*\\s+as\\s+([A-Za-z_][A-Za-z0-9_]*)`, 'gi');
+  for (const m of text.matchAll(re)) if (!TYPE_NAMES.has(m[1].toLowerCase())) out.push(m[1]);
+  return out;
+}
+
+/** The items of a SELECT's column list (its subqueries already blanked). */
+function selectList(scope: string): string[] {
+  const m = /\bselect\b(?:\s+(?:distinct|all)\b)?([\s\S]*?)(?:\bfrom\b|$)/i.exec(scope);
+  return m ? m[1].split(',').map((x) => x.trim()) : [];
+}
+
+/**
+ * The SELECT that the text at `index` belongs to: the bracket level it is at (a subquery's,
+ * or the statement's), with deeper brackets blanked and only the part between the compound
+ * operators (UNION, INTERSECT, EXCEPT) around `index`.
+ */
+export function selectScope(text: string, index: number): string {
+  let start = 0;
+  let depth = 0;
+  const opens: number[] = [];
+  for (let i = 0; i < index; i++) {
+    if (text[i] === '(') opens.push(i);
+    else if (text[i] === ')') opens.pop();
+  }
+  if (opens.length) start = opens[opens.length - 1] + 1;
+  let end = text.length;
+  let out = '';
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) {
+        end = i;
+        break;
+      }
+      depth--;
+    }
+    out += depth > 0 && !(c === '(' && depth === 1) ? ' ' : c;
+  }
+  const offset = index - start;
+  let from = 0;
+  let to = out.length;
+  for (const m of out.slice(0, end - start).matchAll(/\b(union|intersect|except)\b/gi)) {
+    const at = m.index ?? 0;
+    if (at < offset) from = at + m[0].length;
+    else if (at < to) to = at;
+  }
+  return out.slice(from, to);
 }

@@ -421,6 +421,21 @@ describe('travellers, not lists of them', () => {
       'or countDistinct of it).';
     expect(out.notes).toContain(note);
     expect(textOf(r)).toContain(note);
+    // Grouped by its position, as assistants often write it: one group per list, said so.
+    const byPosition = await s.call('sql_query', {
+      sql: `SELECT Passengers, COUNT(*) AS n FROM ${table} GROUP BY 1 ORDER BY 2 DESC, 1`,
+    });
+    const grouped = byPosition.structuredContent as {
+      rows: Array<{ Passengers: string | null; n: number }>;
+      notes?: string[];
+    };
+    expect(grouped.rows).toHaveLength(new Set(records.map((x) => x.Passengers ?? null)).size);
+    expect(grouped.rows.reduce((t, row) => t + row.n, 0)).toBe(records.length);
+    expect(grouped.notes).toContain(
+      "Passengers names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): grouped by Passengers, each " +
+        'group is a list, not travellers. query_report counts them a traveller at a time (groupBy Passengers, or ' +
+        'countDistinct of it).',
+    );
     const { out: travellers } = await query({
       resultId: head.resultId,
       aggregates: [{ fn: 'countDistinct', field: 'Passengers' }],

@@ -1,7 +1,8 @@
 /**
  * Counts in SQL and their basis (src/sql/count-check.ts): a booking's count summed over its
- * stays, and a traveller list counted distinct or grouped by, are answered with a note saying
- * what they count; other statements, and names only in comments or strings, get none.
+ * stays, and a traveller list counted distinct or grouped by (by name, by a name the statement
+ * gives it, or by position), are answered with a note saying what they count; other
+ * statements, and names only in comments or strings, get none.
  */
 import { describe, expect, it } from 'vitest';
 import { countNotes } from '../../src/sql/count-check.js';
@@ -37,6 +38,36 @@ describe('sql count check', () => {
       'SELECT DestinationCities, PaxList, COUNT(*) FROM r GROUP BY DestinationCities, PaxList ORDER BY 3 DESC',
       'passenger_locations_by_routing',
       [list('PaxList', 'grouped by PaxList, each group is a list')],
+    ],
+    [
+      'grouped by a traveller list by position',
+      'SELECT Passengers, COUNT(*) FROM a GROUP BY 1 ORDER BY 2 DESC',
+      'air_segments_by_date',
+      [list('Passengers', 'grouped by Passengers, each group is a list')],
+    ],
+    [
+      'grouped by a name given to a traveller list',
+      'SELECT Passengers AS pax, COUNT(*) AS n FROM a GROUP BY pax',
+      'air_segments_by_date',
+      [list('Passengers', 'grouped by Passengers, each group is a list')],
+    ],
+    [
+      'grouped by position in a subquery',
+      'SELECT MAX(n) FROM (SELECT Account, PaxList, COUNT(*) AS n FROM r GROUP BY 1, 2)',
+      'passenger_locations_by_routing',
+      [list('PaxList', 'grouped by PaxList, each group is a list')],
+    ],
+    [
+      'grouped by the position of another column',
+      'SELECT CarrierCode, Passengers FROM a GROUP BY 1',
+      'air_segments_by_date',
+      [],
+    ],
+    [
+      "a booking's count summed through a name a CTE gives it",
+      'WITH s AS (SELECT Account, TotalAirSegs AS segs FROM h) SELECT Account, SUM(segs) FROM s GROUP BY 1',
+      'hotel_segments',
+      [BOOKING],
     ],
     ['ordered by a traveller list only', 'SELECT Passengers FROM a ORDER BY Passengers', 'air_segments_by_date', []],
     ['another report without such fields', 'SELECT COUNT(DISTINCT Passengers) FROM t', 'qlog_forward', []],

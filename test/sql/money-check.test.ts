@@ -36,6 +36,8 @@ describe('sql money check', () => {
       'SELECT SUM(s) FROM (SELECT CurrencyCode, SUM(RateAmount) AS s FROM h GROUP BY CurrencyCode)',
     ],
     ['grouped by the position of another column', 'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1'],
+    // A number in PARTITION BY is a constant to SQLite, not a position: one partition.
+    ['partitioned by a number', 'SELECT CurrencyCode, SUM(RateAmount) OVER (PARTITION BY 1) FROM h'],
   ])('refuses %s', (_why, sql) => {
     expect(refusal(sql)).toMatch(/without CurrencyCode: amounts in different currencies are never added or compared/);
   });
