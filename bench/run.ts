@@ -10,7 +10,7 @@
  * throughput, tokens, sql, scale); BENCH_SCALE=1000000 runs one size of the scale curve.
  */
 import { execFileSync, fork } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,6 +188,9 @@ process.stdout.write(
   `${table}\n\nbench took ${seconds.toFixed(0)} s on ${os.cpus().length} CPUs, Node ${process.version}; ` +
     `load average (1, 5, 15 min) at start ${loadAtStart.join(', ')}, at end ${load().join(', ')}\n`,
 );
+// A copy of dist run from elsewhere (an A/B of two builds) writes beside that copy: the folder
+// may not exist there, and a whole run's figures must not be lost at its last step.
+await mkdir(path.join(repo, 'bench'), { recursive: true });
 await writeFile(
   path.join(repo, 'bench', 'results.json'),
   `${JSON.stringify(
