@@ -7,17 +7,18 @@
  * says so, and how to count as meant.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { aggregates, aliases, groupedItems, plainSql, sqlWords } from './statement-text.js';
+import { aggregates, columnNames, groupedItems, plainSql, sqlWords } from './statement-text.js';
 
 export function countNotes(sql: string, reports: readonly string[]): string[] {
   const text = plainSql(sql);
   const notes: string[] = [];
+  // The words of each GROUP BY item, positions read (GROUP BY 1): once for every list checked.
+  let grouped: Array<Set<string>> | undefined;
   for (const report of new Set(reports)) {
     const meaning = findTransaction(report)?.answer.meaning;
     const booking = meaning?.bookingCounts;
     for (const count of booking?.counts ?? []) {
-      const names = [count, ...aliases(text, count)].map((n) => n.toLowerCase());
-      if (!aggregated(text, ['sum', 'total', 'avg'], names)) continue;
+      if (!aggregated(text, ['sum', 'total', 'avg'], columnNames(text, count))) continue;
       notes.push(
         `${count} is the booking's count, repeated on each of its rows: a total over the rows counts a booking once ` +
           `per row; total it over SELECT DISTINCT ${booking?.booking}, ${count}, ... to count each booking once.`,
@@ -25,10 +26,10 @@ export function countNotes(sql: string, reports: readonly string[]): string[] {
     }
     for (const list of meaning?.travellerLists ?? []) {
       // By its name or a name the statement gives it (Passengers AS pax), by position in GROUP BY.
-      const names = [list, ...aliases(text, list)].map((n) => n.toLowerCase());
+      const names = columnNames(text, list);
       const counted = aggregated(text, ['count'], names, true);
-      const grouped = groupedItems(text).some((item) => names.some((n) => sqlWords(item).has(n)));
-      if (!counted && !grouped) continue;
+      grouped ??= groupedItems(text).map(sqlWords);
+      if (!counted && !grouped.some((words) => names.some((n) => words.has(n)))) continue;
       notes.push(
         `${list} names a booking's travellers in one text (DOE/JANE MS, DOE/JOHN MR): ` +
           `${counted ? `COUNT(DISTINCT ${list}) counts distinct lists` : `grouped by ${list}, each group is a list`}, ` +
@@ -39,8 +40,8 @@ export function countNotes(sql: string, reports: readonly string[]): string[] {
   return notes;
 }
 
-/** Whether `text` takes one of the aggregates `fns` of a column named one of `names` (lower
- *  case; only DISTINCT ones when `distinct`). */
+/** Whether `text` takes one of the aggregates `fns` of a column named one of `names`
+ *  (columnNames'; only DISTINCT ones when `distinct`). */
 function aggregated(text: string, fns: readonly string[], names: readonly string[], distinct = false): boolean {
   return aggregates(text, fns).some(([, argument]) => {
     const words = sqlWords(argument);

@@ -9,7 +9,7 @@ import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
 import { leafName } from '../results/paths.js';
-import { aggregates, aliases, groupedItems, plainSql, selectScope, sqlWords } from './statement-text.js';
+import { aggregates, columnNames, groupedItems, plainSql, selectScope, sqlWords } from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -56,7 +56,7 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
     const words = sqlWords(argument);
     for (const note of meaningOf(words, verb, reports)) notes.add(note);
     for (const money of columns) {
-      const names = [money.column, ...aliases(text, money.column)].map((n) => n.toLowerCase());
+      const names = columnNames(text, money.column);
       if (!names.some((n) => words.has(n))) continue;
       if (!money.currencies.length) {
         notes.add(`${money.column}: ${CURRENCY_NOT_STATED}, so a total of it may mix currencies.`);
@@ -114,7 +114,7 @@ function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly s
  * Aliases are read in the whole statement `text`: a CTE's `CurrencyCode AS cur` names it too.
  */
 function keepsApart(scope: string, currency: string, text: string): boolean {
-  const names = [currency, ...aliases(text, currency)].map((n) => n.toLowerCase());
+  const names = columnNames(text, currency);
   for (const item of groupedItems(scope, true)) {
     const words = sqlWords(item);
     if (names.some((n) => words.has(n))) return true;

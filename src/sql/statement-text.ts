@@ -99,11 +99,14 @@ export function groupedItems(text: string, partitions = false): string[] {
 /** Type names, which follow AS in CAST(x AS REAL) and are not aliases. */
 const TYPE_NAMES = new Set(['real', 'integer', 'int', 'numeric', 'text', 'float', 'double', 'decimal', 'blob']);
 
-/** Names the statement gives a column (`RateAmount AS x`, also inside a CTE), type names aside. */
-export function aliases(text: string, column: string): string[] {
-  const out: string[] = [];
+/**
+ * The names `column` goes by in `text`, lower case: its own and those the statement gives it
+ * (`RateAmount AS x`, also inside a CTE), type names aside (`CAST(x AS REAL)`).
+ */
+export function columnNames(text: string, column: string): string[] {
+  const out = [column.toLowerCase()];
   const re = new RegExp(`\\b${column}\\b\\s*\\)*\\s+as\\s+([A-Za-z_][A-Za-z0-9_]*)`, 'gi');
-  for (const m of text.matchAll(re)) if (!TYPE_NAMES.has(m[1].toLowerCase())) out.push(m[1]);
+  for (const m of text.matchAll(re)) if (!TYPE_NAMES.has(m[1].toLowerCase())) out.push(m[1].toLowerCase());
   return out;
 }
 
