@@ -60,15 +60,23 @@ async function walkPages(walk: PageWalk, held: Interval[]): Promise<number | nul
   if (whole) return takeOneAnswer(walk, held, page0.records, page0.records.length);
   if (page0.unusableTotal) walk.noteInconsistent(page0.unusableTotal);
   walk.budget -= first.count;
-  walk.accept(
-    first,
-    page0.records,
-    total,
-    total !== null && first.offset + first.count <= total,
-    page0.responseRecords,
-  );
-  if (total === null) return walkSequentially(walk, first, page0.records);
-  return fetchConcurrently(walk, held, first, total);
+  const acceptFirst = () =>
+    walk.accept(
+      first,
+      page0.records,
+      total,
+      total !== null && first.offset + first.count <= total,
+      page0.responseRecords,
+    );
+  // A full first page is walked once the windows after it are requested: walking it first held
+  // every one of them back by its walk (about 12 ms for 500 records, at any latency). A short
+  // or empty one is walked first, as it may say that the records end there (walk.endSeen).
+  if (total === null || page0.records.length < first.count) {
+    acceptFirst();
+    if (total === null) return walkSequentially(walk, first, page0.records);
+    return fetchConcurrently(walk, held, first, total);
+  }
+  return fetchConcurrently(walk, held, first, total, acceptFirst);
 }
 
 /** What the walk gathered, with the notes that say why it is incomplete when it is. */

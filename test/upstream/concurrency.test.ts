@@ -49,6 +49,24 @@ describe('concurrency', () => {
     expect(limiter.maxActive).toBe(3);
   });
 
+  test('a short first page is walked before any other window is asked for', async () => {
+    // The service answers 300 of the 500 asked at Offset 0, and says 3,000 in all.
+    const svc = await service({
+      total: 3000,
+      latencyMs: 5,
+      fault: (r) => (r.offset === 0 ? { records: 300 } : undefined),
+    });
+    const limiter = new Limiter(4);
+    let atFirst: number | undefined;
+    const prepare = (r: Record<string, unknown>) => {
+      if (r.Seq === 0) atFirst = limiter.inFlight;
+    };
+    const out = await fetchReport(client(svc.url, { limiter }), req({ prepare }));
+    expect(atFirst).toBe(0);
+    expect(out.complete).toBe(false);
+    expect(out.notes.join(' ')).toContain('records 300-499 are missing');
+  });
+
   test('the concurrent walk requests every window once, whatever the completion order', async () => {
     // Earlier pages answer slower than later ones.
     const svc = await service({ total: 4000, fault: (r) => ({ delayMs: Math.max(0, 40 - r.offset / 100) }) });

@@ -66,11 +66,11 @@ describe('paging', () => {
     } finally {
       diagnostics.unsubscribe('undici:request:create', onCreate);
     }
-    // Page 0 says how many there are: it is walked before the windows are planned.
+    // Page 0 says how many there are; the next window is asked for before page 0 is walked.
     expect(events).toEqual([
       'request 0',
-      'walk 0',
       'request 500',
+      'walk 0',
       'request 1000',
       'walk 500',
       'request 1500',

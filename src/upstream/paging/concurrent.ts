@@ -9,11 +9,13 @@ import type { PageWalk } from './walk.js';
 /** A window's page, or the error its request failed with. */
 type Answer = { page: PageAnswer } | { error: unknown };
 
+/** `acceptFirst`: the first page's walk, when it is left until the windows after it are asked for. */
 export async function fetchConcurrently(
   walk: PageWalk,
   held: readonly Interval[],
   first: Interval,
   total: number,
+  acceptFirst?: () => void,
 ): Promise<number> {
   // The whole window the first page asked for counts as covered: a short first page was noted
   // as missing (not requested again), a long one's extra records were dropped (the next page
@@ -49,7 +51,10 @@ export async function fetchConcurrently(
     }
     await rethrow(walked);
   };
-  await Promise.all(Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker));
+  const workers = Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker);
+  // After the workers' first requests are sent (they are, once this turn's promises have run).
+  if (acceptFirst) workers.push(rethrow(afterWaitingIo(acceptFirst)));
+  await Promise.all(workers);
   return total;
 }
 
