@@ -598,7 +598,13 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
             rooms: 'NbrRooms',
           },
         ],
-        nightsInWindow: { start: 'DateStart', end: 'DateEnd', arrival: 'ArrivalDate', departure: 'DepartureDate' },
+        nightsInWindow: {
+          start: 'DateStart',
+          end: 'DateEnd',
+          arrival: 'ArrivalDate',
+          departure: 'DepartureDate',
+          byArrival: { param: 'DateSearchType', value: 'A' },
+        },
         bookingCounts: { booking: 'RecordLocator', counts: ['TotalAirSegs'] },
       },
       next: [

@@ -127,8 +127,15 @@ export interface RecordMeaning {
   /** Booleans saying a booking holds air, hotel or car segments: it gets `Travelling` (a
    *  booking of passive lines only, a retention line, is not travel). */
   travelFlags?: readonly string[];
-  /** Hotel stays fetched for a window of these parameters get `NightsInWindow`. */
-  nightsInWindow?: { start: string; end: string; arrival: string; departure: string };
+  /** Hotel stays fetched for a window of these parameters get `NightsInWindow`, when the
+   *  window selects them by arrival date: `byArrival.param` not sent, or sent as its value. */
+  nightsInWindow?: {
+    start: string;
+    end: string;
+    arrival: string;
+    departure: string;
+    byArrival: { param: string; value: string };
+  };
   /** Fields that live inside free text, worth grouping on (results/text-fields.ts, by name):
    *  a forwarding log's `Partner`, an app activity's `ReportName`. */
   textFields?: readonly string[];

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
+import { inHouseNote } from '../results/nights-window.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -41,6 +42,10 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   const def = findTransaction(stored.report);
   const basis = def ? dateBasisWords(def, stored.query) : undefined;
   if (basis) notes.push(basis);
+  // A sum or filter of NightsInWindow: which stays' nights it leaves out (results/nights-window.ts).
+  const nights = def?.answer.meaning?.nightsInWindow;
+  const inHouse = nights && readsField(query, 'NightsInWindow') && inHouseNote(nights, stored.query);
+  if (inHouse) notes.push(inHouse);
   const text = renderQuery(output, {
     resultId: stored.id,
     report: stored.report,
@@ -57,4 +62,14 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
     ...(notes.length ? { notes } : {}),
   };
   return { structuredContent: structured, content: [{ type: 'text', text }] };
+}
+
+/** Whether the query filters, groups, totals or orders by `field`. */
+function readsField(query: QueryArgs, field: string): boolean {
+  return (
+    (query.where ?? []).some((w) => w.field === field) ||
+    (query.groupBy ?? []).includes(field) ||
+    (query.aggregates ?? []).some((a) => a.field === field) ||
+    (query.orderBy ?? []).some((o) => o.field === field || o.field.endsWith(`_${field}`))
+  );
 }

@@ -9,7 +9,8 @@
  *   JFK) and country of each airport (results/places.ts);
  * - `EstimatedCost`, `EstimatedCostCurrency`, `CostBasis` on hotel stays and car rentals: the
  *   rate times its periods, or empty with the reason;
- * - `NightsInWindow` on hotel stays fetched for a window: the nights that fall in it;
+ * - `NightsInWindow` on hotel stays fetched for a window of arrival dates: the nights that fall
+ *   in it (results/nights-window.ts);
  * - fields that live inside free text (results/text-fields.ts): a forwarding log's `Partner`
  *   and `FailureReason`, an app activity's `ReportName`.
  */
@@ -17,6 +18,7 @@ import { SEGMENT_STATES, type SegmentState, segmentState } from '../catalog/segm
 import type { CostMeaning, RecordMeaning, TransactionDef } from '../catalog/types.js';
 import { decodeServiceDate } from '../upstream/service-date.js';
 import { minorUnits, roundMoney } from './money.js';
+import { inHouseNote, nightsWindow } from './nights-window.js';
 import { loadPlaces, type Places } from './places.js';
 import type { Summary } from './summarize.js';
 import { addTextField, TEXT_FIELDS } from './text-fields.js';
@@ -100,9 +102,9 @@ export async function deriverFor(
     });
   }
   const window = meaning.nightsInWindow;
-  const from = window && dayOfQuery(query[window.start]);
-  const to = window && dayOfQuery(query[window.end]);
-  if (window && from !== undefined && to !== undefined) {
+  const days = window && nightsWindow(window, query);
+  if (window && days) {
+    const { from, to } = days;
     fields.push({
       field: 'NightsInWindow',
       how:
@@ -275,12 +277,6 @@ function dayOf(v: unknown): number | undefined {
   return ms === undefined ? undefined : Math.floor(ms / DAY_MS);
 }
 
-/** The day of a query date as sent upstream (YYYYMMDD). */
-function dayOfQuery(v: string | undefined): number | undefined {
-  const m = v === undefined ? null : /^(\d{4})(\d{2})(\d{2})$/.exec(v);
-  return m ? Math.floor(Date.UTC(+m[1], +m[2] - 1, +m[3]) / DAY_MS) : undefined;
-}
-
 /** The summary with the derived fields it profiles, and how each is computed. */
 export function withDerived(summary: Summary, fields: readonly DerivedField[]): Summary {
   return fields.length ? { ...summary, derived: [...fields] } : summary;
@@ -289,9 +285,14 @@ export function withDerived(summary: Summary, fields: readonly DerivedField[]): 
 /**
  * What a reader must know to read a report's numbers as a travel professional does, in
  * notes: how many segments are not confirmed (and their codes), that a rate is not a cost,
- * and that a ticket's amounts are counted once per ticket.
+ * that a ticket's amounts are counted once per ticket, and which stays' nights NightsInWindow
+ * leaves out. `query`: the upstream query as sent.
  */
-export function meaningNotes(def: TransactionDef, records: readonly Rec[]): string[] {
+export function meaningNotes(
+  def: TransactionDef,
+  records: readonly Rec[],
+  query: Readonly<Record<string, string>>,
+): string[] {
   const meaning = def.answer.meaning;
   if (!meaning) return [];
   const notes: string[] = [];
@@ -299,6 +300,8 @@ export function meaningNotes(def: TransactionDef, records: readonly Rec[]): stri
   const states = stateCounts(records, meaning);
   if (states?.total) notes.push(stateNote(states));
   for (const c of meaning.costs ?? []) notes.push(costNote(records, c));
+  const inHouse = meaning.nightsInWindow && inHouseNote(meaning.nightsInWindow, query);
+  if (inHouse) notes.push(inHouse);
   if (meaning.travelFlags?.length) {
     const idle = records.filter((r) => r.Travelling === false).length;
     if (idle) {

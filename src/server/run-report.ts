@@ -79,7 +79,7 @@ export async function runReport(
     notes: [
       ...outcome.notes,
       ...fetched.notes,
-      ...meaningNotes(def, records),
+      ...meaningNotes(def, records, query),
       // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
       ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
     ].map(rt.redact.text),
@@ -229,6 +229,7 @@ export async function continueReport(
       ...meaningNotes(
         def,
         pages.flatMap((p) => p.records),
+        stored.sentQuery,
       ),
       ...(days.length ? [daysNote(days)] : []),
     ].map(rt.redact.text),

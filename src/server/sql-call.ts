@@ -7,6 +7,7 @@ import { withoutFloatTail } from '../results/money.js';
 import { countNotes } from '../sql/count-check.js';
 import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
+import { nightsNotes } from '../sql/nights-check.js';
 import { placeNotes } from '../sql/place-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
 import { recordsIn } from '../upstream/paging/intervals.js';
@@ -32,8 +33,13 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   // Oldest first: the order in which the caller fetched them.
   const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
   const reports = read.map((r) => r.report);
-  // What the statement's numbers mean: refused money, notes on money, places and counts.
-  const meaningNotes = [...checkMoney(sql, reports), ...placeNotes(sql), ...countNotes(sql, reports)];
+  // What the statement's numbers mean: refused money, notes on money, places, counts and nights.
+  const meaningNotes = [
+    ...checkMoney(sql, reports),
+    ...placeNotes(sql),
+    ...countNotes(sql, reports),
+    ...nightsNotes(sql, read),
+  ];
   const engine = await rt.sqlEngine();
   const ids = new Set(held.map((r) => r.id));
   let output: Awaited<ReturnType<typeof engine.query>>;

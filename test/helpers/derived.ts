@@ -34,9 +34,11 @@ export function withoutDerived<T>(value: T): T {
   ) as T;
 }
 
-/** A note that says what a report's numbers mean (segment states, rates, a ticket's fare). */
+/** A note that says what a report's numbers mean (segment states, rates, a ticket's fare, the
+ *  stays NightsInWindow leaves out). */
 export function isMeaningNote(note: string): boolean {
   return (
+    /^NightsInWindow counts nights from \d{8} to \d{8} of the stays here, /.test(note) ||
     note.startsWith('Segment states: ') ||
     /^Of the [\d,]+ matched: /.test(note) ||
     / segments? (is|are) confirmed \(SegmentState\)\.$/.test(note) ||

@@ -307,6 +307,72 @@ describe('nights in the period', () => {
     }
     expect(got).toEqual(inWindow);
   });
+
+  it('says which nights in October the stays arriving in October leave out, and how to count every one', async () => {
+    const day = (v: unknown) => Math.floor(Date.parse(String(v).slice(0, 10)) / 864e5);
+    const [from, to] = [day('2026-10-01'), day('2026-11-01')];
+    const nightsIn = (r: Rec) => Math.max(0, Math.min(day(r.DepartureDate), to) - Math.max(day(r.ArrivalDate), from));
+    const confirmed = (r: Rec) => stateOf(r.StatusCode) === 'confirmed' && r.IsCancelled !== true;
+    const october = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const arriving = october.records.filter(confirmed).reduce((n, r) => n + Number(r.NightsInWindow), 0);
+    const statement =
+      "MAX(0, julianday(MIN(substr(DepartureDate,1,10), '2026-11-01')) - " +
+      "julianday(MAX(substr(ArrivalDate,1,10), '2026-10-01')))";
+    const note =
+      'NightsInWindow counts nights from 20261001 to 20261031 of the stays here, which the service selects by ' +
+      'ArrivalDate: stays already in-house on 20261001 are not here. To count them too, fetch from ' +
+      `DateStart=20260901 (30 days before) and sum in sql_query over confirmed stays: ${statement}`;
+    expect(october.head.notes).toContain(note);
+    // Whole in the text: a note is cut at 400 characters there.
+    expect(october.text.split('\n')).toContain(`Note: ${note}`);
+    // query_report's total of NightsInWindow says it too.
+    const totals = await query({
+      resultId: october.head.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      aggregates: [{ fn: 'sum', field: 'NightsInWindow' }],
+    });
+    expect(Number(totals.out.groups?.[0].sum_NightsInWindow)).toBe(arriving);
+    expect(totals.out.notes).toContain(note);
+    // And sql_query's, over the result's table.
+    const octoberTable = (october.head as Head & { table: string }).table;
+    const summed = await s.call('sql_query', {
+      sql: `SELECT SUM(NightsInWindow) AS nights FROM ${octoberTable} WHERE SegmentState = 'confirmed'`,
+    });
+    const sqlOut = summed.structuredContent as { rows: Array<{ nights: number }>; notes?: string[] };
+    expect(sqlOut.rows[0].nights).toBe(arriving);
+    expect(sqlOut.notes).toContain(note);
+
+    // As the note says: from 30 days before, summed by the statement it gives.
+    const wider = await report('hotel_segments', { DateStart: '20260901', DateEnd: '20261031' });
+    const table = (wider.head as Head & { table: string }).table;
+    const r = await s.call('sql_query', {
+      sql: `SELECT SUM(${statement}) AS nights FROM ${table} WHERE SegmentState = 'confirmed'`,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const counted = (r.structuredContent as { rows: Array<{ nights: number }> }).rows[0].nights;
+    // The statement reads no NightsInWindow: nothing is left out, nothing said.
+    expect(textOf(r)).not.toContain('NightsInWindow counts');
+    const every = wider.records.filter(confirmed).reduce((n, x) => n + nightsIn(x), 0);
+    const inHouse = wider.records.filter((x) => confirmed(x) && day(x.ArrivalDate) < from && nightsIn(x) > 0);
+    expect(counted).toBe(every);
+    expect(inHouse.length).toBeGreaterThan(0);
+    expect(every).toBe(arriving + inHouse.reduce((n, x) => n + nightsIn(x), 0));
+  });
+
+  it('a window of booking creation dates counts no nights in it', async () => {
+    const { head, records, text } = await report('hotel_segments', {
+      DateStart: '20261001',
+      DateEnd: '20261031',
+      DateSearchType: 'C',
+    });
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records) expect(r).not.toHaveProperty('NightsInWindow');
+    expect(head.summary.derived?.map((d) => d.field)).not.toContain('NightsInWindow');
+    expect(head.notes.join(' ')).not.toContain('NightsInWindow');
+    // The nights of the stays booked then are still there, by NbrNights.
+    expect(text).toMatch(/^Next, confirmed stays, their nights and estimated cost per account: /m);
+    expect(text).not.toContain('nights in the window');
+  });
 });
 
 describe('sums over stays not all confirmed', () => {

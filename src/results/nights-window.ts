@@ -1,0 +1,61 @@
+/**
+ * The window NightsInWindow counts nights in (docs/travel-meaning.md, "Nights in the period"),
+ * and what a result fetched for it leaves out. Nights "in October" are the nights that fall in
+ * October; the service selects hotel stays by arrival date, so a stay that arrived in
+ * September and was still in-house on 1 October is not among the stays fetched for October,
+ * and its October nights are in no sum of NightsInWindow. The answer says so, with the call
+ * and the statement that count them (a wider fetch, then sql_query).
+ */
+import type { RecordMeaning } from '../catalog/types.js';
+
+type NightsMeaning = NonNullable<RecordMeaning['nightsInWindow']>;
+
+const DAY_MS = 86_400_000;
+
+/** How far before the window the remedy fetches: stays of more nights are rare. */
+export const LOOKBACK_DAYS = 30;
+
+/** The first and last day of the window (days since 1970), when the query sent one that
+ *  selects stays by arrival date; undefined otherwise (a window of booking or segment creation
+ *  dates holds stays whose nights fall anywhere: no night is counted in it). */
+export function nightsWindow(
+  w: NightsMeaning,
+  query: Readonly<Record<string, string>>,
+): { from: number; to: number } | undefined {
+  const basis = query[w.byArrival.param];
+  if (basis !== undefined && basis !== w.byArrival.value) return undefined;
+  const from = dayOfQuery(query[w.start]);
+  const to = dayOfQuery(query[w.end]);
+  return from === undefined || to === undefined ? undefined : { from, to };
+}
+
+/**
+ * What the result's NightsInWindow leaves out, and how to count it: the stays in-house at the
+ * window's start that arrived before it. Undefined where no NightsInWindow is derived. Within
+ * the 400 characters a report's text gives a note, so the statement is never cut.
+ */
+export function inHouseNote(w: NightsMeaning, query: Readonly<Record<string, string>>): string | undefined {
+  const window = nightsWindow(w, query);
+  if (!window) return undefined;
+  const start = query[w.start];
+  const first = isoDay(window.from);
+  const after = isoDay(window.to + 1);
+  const lookback = isoDay(window.from - LOOKBACK_DAYS).replaceAll('-', '');
+  return (
+    `NightsInWindow counts nights from ${start} to ${query[w.end]} of the stays here, which the service ` +
+    `selects by ${w.arrival}: stays already in-house on ${start} are not here. To count them too, ` +
+    `fetch from ${w.start}=${lookback} (${LOOKBACK_DAYS} days before) and sum in sql_query over ` +
+    `confirmed stays: MAX(0, julianday(MIN(substr(${w.departure},1,10), '${after}')) - ` +
+    `julianday(MAX(substr(${w.arrival},1,10), '${first}')))`
+  );
+}
+
+/** The day of a query date as sent upstream (YYYYMMDD). */
+function dayOfQuery(v: string | undefined): number | undefined {
+  const m = v === undefined ? null : /^(\d{4})(\d{2})(\d{2})$/.exec(v);
+  return m ? Math.floor(Date.UTC(+m[1], +m[2] - 1, +m[3]) / DAY_MS) : undefined;
+}
+
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
