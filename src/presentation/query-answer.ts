@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
-import { inHouseNote } from '../results/nights-window.js';
+import { inHouseNoteOf } from '../results/nights-window.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -43,8 +43,7 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   const basis = def ? dateBasisWords(def, stored.query) : undefined;
   if (basis) notes.push(basis);
   // A sum or filter of NightsInWindow: which stays' nights it leaves out (results/nights-window.ts).
-  const nights = def?.answer.meaning?.nightsInWindow;
-  const inHouse = nights && readsField(query, 'NightsInWindow') && inHouseNote(nights, stored.query);
+  const inHouse = readsField(query, 'NightsInWindow') && inHouseNoteOf(def, stored.query);
   if (inHouse) notes.push(inHouse);
   const text = renderQuery(output, {
     resultId: stored.id,

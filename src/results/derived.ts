@@ -18,7 +18,7 @@ import { SEGMENT_STATES, type SegmentState, segmentState } from '../catalog/segm
 import type { CostMeaning, RecordMeaning, TransactionDef } from '../catalog/types.js';
 import { decodeServiceDate } from '../upstream/service-date.js';
 import { minorUnits, roundMoney } from './money.js';
-import { inHouseNote, nightsWindow } from './nights-window.js';
+import { nightsWindow } from './nights-window.js';
 import { loadPlaces, type Places } from './places.js';
 import type { Summary } from './summarize.js';
 import { addTextField, TEXT_FIELDS } from './text-fields.js';
@@ -285,14 +285,9 @@ export function withDerived(summary: Summary, fields: readonly DerivedField[]): 
 /**
  * What a reader must know to read a report's numbers as a travel professional does, in
  * notes: how many segments are not confirmed (and their codes), that a rate is not a cost,
- * that a ticket's amounts are counted once per ticket, and which stays' nights NightsInWindow
- * leaves out. `query`: the upstream query as sent.
+ * and that a ticket's amounts are counted once per ticket.
  */
-export function meaningNotes(
-  def: TransactionDef,
-  records: readonly Rec[],
-  query: Readonly<Record<string, string>>,
-): string[] {
+export function meaningNotes(def: TransactionDef, records: readonly Rec[]): string[] {
   const meaning = def.answer.meaning;
   if (!meaning) return [];
   const notes: string[] = [];
@@ -300,8 +295,6 @@ export function meaningNotes(
   const states = stateCounts(records, meaning);
   if (states?.total) notes.push(stateNote(states));
   for (const c of meaning.costs ?? []) notes.push(costNote(records, c));
-  const inHouse = meaning.nightsInWindow && inHouseNote(meaning.nightsInWindow, query);
-  if (inHouse) notes.push(inHouse);
   if (meaning.travelFlags?.length) {
     const idle = records.filter((r) => r.Travelling === false).length;
     if (idle) {

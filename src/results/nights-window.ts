@@ -6,7 +6,7 @@
  * and its October nights are in no sum of NightsInWindow. The answer says so, with the call
  * and the statement that count them (a wider fetch, then sql_query).
  */
-import type { RecordMeaning } from '../catalog/types.js';
+import type { RecordMeaning, TransactionDef } from '../catalog/types.js';
 
 type NightsMeaning = NonNullable<RecordMeaning['nightsInWindow']>;
 
@@ -48,6 +48,17 @@ export function inHouseNote(w: NightsMeaning, query: Readonly<Record<string, str
     `confirmed stays: MAX(0, julianday(MIN(substr(${w.departure},1,10), '${after}')) - ` +
     `julianday(MAX(substr(${w.arrival},1,10), '${first}')))`
   );
+}
+
+/**
+ * inHouseNote for a report's result fetched with `query`, when the report derives
+ * NightsInWindow. Its words are this server's (the query's dates, validated as dates, and the
+ * catalog's field names): the notes are not name-masked, as masking a traveller called Max or
+ * Min would break the statement's MAX( and MIN(.
+ */
+export function inHouseNoteOf(def: TransactionDef | undefined, query: Readonly<Record<string, string>>) {
+  const nights = def?.answer.meaning?.nightsInWindow;
+  return nights && inHouseNote(nights, query);
 }
 
 /** The day of a query date as sent upstream (YYYYMMDD). */

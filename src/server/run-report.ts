@@ -2,6 +2,7 @@ import type { TransactionDef } from '../catalog/types.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { ignoredFilterNotes } from '../results/ignored-filters.js';
+import { inHouseNoteOf } from '../results/nights-window.js';
 import { PageSummary } from '../results/page-summary.js';
 import { notePaths } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
@@ -77,12 +78,15 @@ export async function runReport(
     complete: outcome.complete,
     // Notes may quote the service (a failed page's error): masked like everything else.
     notes: [
-      ...outcome.notes,
-      ...fetched.notes,
-      ...meaningNotes(def, records, query),
-      // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
-      ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
-    ].map(rt.redact.text),
+      ...[
+        ...outcome.notes,
+        ...fetched.notes,
+        ...meaningNotes(def, records),
+        // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
+        ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
+      ].map(rt.redact.text),
+      ...nightsNote(def, query),
+    ],
     records,
     held: intervalsOf(outcome.pages),
     summary: fetched.summary,
@@ -229,11 +233,19 @@ export async function continueReport(
       ...meaningNotes(
         def,
         pages.flatMap((p) => p.records),
-        stored.sentQuery,
       ),
       ...(days.length ? [daysNote(days)] : []),
-    ].map(rt.redact.text),
+    ]
+      .map(rt.redact.text)
+      .concat(nightsNote(def, stored.sentQuery)),
   });
+}
+
+/** The note on the stays NightsInWindow leaves out, as a list: this server's words only (see
+ *  inHouseNoteOf), added after the notes that are masked. */
+function nightsNote(def: TransactionDef, query: Record<string, string>): string[] {
+  const note = inHouseNoteOf(def, query);
+  return note ? [note] : [];
 }
 
 async function fetchFor(

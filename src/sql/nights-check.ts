@@ -5,7 +5,7 @@
  * statement reads, with the fetch and the expression that count every night in the window.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { inHouseNote } from '../results/nights-window.js';
+import { inHouseNoteOf } from '../results/nights-window.js';
 import { plainSql, sqlWords } from './statement-text.js';
 
 export function nightsNotes(
@@ -15,8 +15,7 @@ export function nightsNotes(
   if (!sqlWords(plainSql(sql)).has('nightsinwindow')) return [];
   const notes = new Set<string>();
   for (const { report, query } of read) {
-    const nights = findTransaction(report)?.answer.meaning?.nightsInWindow;
-    const note = nights && inHouseNote(nights, query);
+    const note = inHouseNoteOf(findTransaction(report), query);
     if (note) notes.add(note);
   }
   return [...notes];

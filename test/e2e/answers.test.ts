@@ -347,7 +347,7 @@ describe('questions whose numbers must mean what a travel professional means, ov
     done('car rental cost per vendor last month per currency', asked);
   });
 
-  it('hotel nights per account last month: the nights that fall in the month', async () => {
+  it('hotel nights per account last month: the nights in the month, and the stays it leaves out', async () => {
     const asked = newAsk();
     const [start, end] = monthBounds(-1);
     const { sc } = await call(asked, 'hotel_segments', { DateStart: start, DateEnd: end });
@@ -370,6 +370,12 @@ describe('questions whose numbers must mean what a travel professional means, ov
     });
     const groups = q.sc.groups as Array<Rec & { key: Rec }>;
     expect(new Map(groups.map((g) => [String(g.key.Account), Number(g.sum_NightsInWindow)]))).toEqual(expected);
+    // The stays fetched are the month's arrivals: the answer says the stays already in-house
+    // when the month began are not among them, and from when to fetch them.
+    const lookback = day(-30, new Date(Date.UTC(+start.slice(0, 4), +start.slice(4, 6) - 1, +start.slice(6))));
+    const inHouse = (q.sc.notes as string[]).find((note) => note.startsWith('NightsInWindow counts nights from '));
+    expect(inHouse).toContain(`stays already in-house on ${start} are not here`);
+    expect(inHouse).toContain(`fetch from DateStart=${lookback} (30 days before)`);
     done('hotel nights per account last month (nights in the month)', asked);
   });
 });
