@@ -78,15 +78,14 @@ export async function runReport(
     complete: outcome.complete,
     // Notes may quote the service (a failed page's error): masked like everything else.
     notes: [
-      ...[
-        ...outcome.notes,
-        ...fetched.notes,
-        ...meaningNotes(def, records),
-        // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
-        ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
-      ].map(rt.redact.text),
-      ...nightsNote(def, query),
-    ],
+      ...outcome.notes,
+      ...fetched.notes,
+      ...meaningNotes(def, records),
+      // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
+      ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
+    ]
+      .map(rt.redact.text)
+      .concat(nightsNote(def, query)),
     records,
     held: intervalsOf(outcome.pages),
     summary: fetched.summary,

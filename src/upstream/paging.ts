@@ -68,15 +68,16 @@ async function walkPages(walk: PageWalk, held: Interval[]): Promise<number | nul
       total !== null && first.offset + first.count <= total,
       page0.responseRecords,
     );
+  if (total === null) {
+    acceptFirst();
+    return walkSequentially(walk, first, page0.records);
+  }
   // A full first page is walked once the windows after it are requested: walking it first held
   // every one of them back by its walk (about 12 ms for 500 records, at any latency). A short
   // or empty one is walked first, as it may say that the records end there (walk.endSeen).
-  if (total === null || page0.records.length < first.count) {
-    acceptFirst();
-    if (total === null) return walkSequentially(walk, first, page0.records);
-    return fetchConcurrently(walk, held, first, total);
-  }
-  return fetchConcurrently(walk, held, first, total, acceptFirst);
+  const full = page0.records.length >= first.count;
+  if (!full) acceptFirst();
+  return fetchConcurrently(walk, held, first, total, full ? acceptFirst : undefined);
 }
 
 /** What the walk gathered, with the notes that say why it is incomplete when it is. */
