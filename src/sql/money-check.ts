@@ -9,7 +9,16 @@ import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED } from '../results/amounts.js';
 import { leafName } from '../results/paths.js';
-import { aggregates, columnNames, groupedItems, plainSql, selectScope, sqlWords } from './statement-text.js';
+import {
+  aggregates,
+  columnNames,
+  plainSql,
+  type Scope,
+  scopeAt,
+  scopeGroupedItems,
+  sqlWords,
+  windowScope,
+} from './statement-text.js';
 
 /** A money column as SQL names it, and the column holding its currency (null: not stated). */
 interface MoneyColumn {
@@ -64,9 +73,11 @@ export function checkMoney(sql: string, reports: readonly string[]): string[] {
       }
       // Kept apart where the total is taken: its own SELECT (a CTE grouped by currency does
       // not keep apart an outer total of it), or the window it runs over.
-      const scope = selectScope(text, at);
+      const scope = scopeAt(text, at);
       const window = windowAfter(text, end);
-      if (money.currencies.some((c) => keepsApart(scope, c, text) || (window && keepsApart(window, c, text)))) continue;
+      const windowed = window === undefined ? undefined : windowScope(window);
+      if (money.currencies.some((c) => keepsApart(scope, c, text) || (windowed && keepsApart(windowed, c, text))))
+        continue;
       const currency = money.currencies[0];
       throw invalidInput(
         'sql',
@@ -109,17 +120,44 @@ function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly s
 }
 
 /**
- * Whether `scope` (one SELECT, its subqueries blanked, or a window) groups or partitions by
- * `currency` (by name, alias or position in its select list), or keeps to given currencies.
- * Aliases are read in the whole statement `text`: a CTE's `CurrencyCode AS cur` names it too.
+ * Whether `scope` (one SELECT, or a window) groups or partitions by `currency` (by name, alias
+ * or position in its select list, itself or as an expression that keeps codes apart: see
+ * groupsByCurrency), or keeps to given currencies (at its own level: a CASE inside an aggregate
+ * keeps nothing apart). Aliases are read in the whole statement `text`: a CTE's
+ * `CurrencyCode AS cur` names it too.
  */
-function keepsApart(scope: string, currency: string, text: string): boolean {
+function keepsApart(scope: Scope, currency: string, text: string): boolean {
   const names = columnNames(text, currency);
-  for (const item of groupedItems(scope, true)) {
-    const words = sqlWords(item);
-    if (names.some((n) => words.has(n))) return true;
-  }
-  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope));
+  for (const item of scopeGroupedItems(scope, true)) if (groupsByCurrency(item, names)) return true;
+  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope.blanked));
+}
+
+/**
+ * Functions that give distinct currency codes distinct values (and constants, which plainSql
+ * has blanked, as in coalesce(CurrencyCode, '?')): a group by them keeps currencies apart.
+ * Anything else of the code (substr, length, IS NULL, CASE) may put two currencies in one group.
+ */
+const KEEPS_CODES = new Set([
+  'upper',
+  'lower',
+  'trim',
+  'ltrim',
+  'rtrim',
+  'coalesce',
+  'ifnull',
+  'cast',
+  'as',
+  'text',
+  'collate',
+  'nocase',
+]);
+
+/** Whether a GROUP BY or PARTITION BY item is the currency (one of its `names`), or keeps its codes apart. */
+function groupsByCurrency(item: string, names: readonly string[]): boolean {
+  const words = sqlWords(item);
+  if (!names.some((n) => words.has(n))) return false;
+  for (const w of words) if (!names.includes(w) && !KEEPS_CODES.has(w)) return false;
+  return true;
 }
 
 /** The window clause of an aggregate (`OVER (PARTITION BY ...)`) that ends at `end`, if any. */

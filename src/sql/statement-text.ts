@@ -70,30 +70,102 @@ export function aggregates(text: string, names: readonly string[]): Array<[strin
   return out;
 }
 
-/** Where a GROUP BY or PARTITION BY list ends. */
-const LIST_END = /\b(having|order|limit|union|except|intersect|window|select|from|where)\b|\)|;/i;
+/** What ends a GROUP BY or PARTITION BY list, at its own bracket level. */
+const LIST_END = /\b(?:having|order|limit|union|except|intersect|window|select|from|where)\b/iy;
 
 /**
- * The items of every GROUP BY list in `text` (plainSql's), and of every PARTITION BY list
- * when `partitions`, as written (`Account`, `substr(x, 1, 3)` split at its comma). A number
- * in a GROUP BY is a position, read as its SELECT's column at that position (`GROUP BY 2`);
- * in a PARTITION BY, SQLite reads it as a constant.
+ * One SELECT's text (see scopeAt): `blanked`, with everything inside its brackets blanked
+ * (subqueries, function arguments), to read its structure from; `plain`, the same characters
+ * as written, to read its items from. Both are as long as each other.
  */
-export function groupedItems(text: string, partitions = false): string[] {
+export interface Scope {
+  blanked: string;
+  plain: string;
+}
+
+/**
+ * The items of every GROUP BY list in `text` (plainSql's), as written (`Account`,
+ * `upper(CurrencyCode)`). A number is a position and a name may be one the SELECT gives a
+ * column: each is read as that column's expression (`GROUP BY 2`, `GROUP BY cur` after
+ * `SELECT Account, coalesce(CurrencyCode, '?') AS cur`).
+ */
+export function groupedItems(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(partitions ? /\b(group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi)) {
-    const at = (m.index ?? 0) + m[0].length;
-    const rest = text.slice(at);
-    const end = LIST_END.exec(rest);
-    const positions = /^group/i.test(m[0]);
-    let selected: string[] | undefined;
-    for (const written of (end ? rest.slice(0, end.index) : rest).split(',')) {
-      const item = written.trim();
-      if (!positions || !/^\d+$/.test(item)) out.push(item);
-      else out.push((selected ??= selectList(selectScope(text, at)))[Number(item) - 1] ?? '');
-    }
+  for (const m of text.matchAll(/\bgroup\s+by\b/gi)) {
+    const at = m.index ?? 0;
+    const { scope, start } = scopeAndStart(text, at);
+    for (const list of listsIn(scope, /\bgroup\s+by\b/gi)) if (list.at === at - start) out.push(...list.items);
   }
   return out;
+}
+
+/**
+ * The items of the GROUP BY lists of one SELECT (`scope`, scopeAt's), and of its PARTITION BY
+ * lists when `partitions`, as written, positions read as in groupedItems. A number in a
+ * PARTITION BY is a constant to SQLite, not a position.
+ */
+export function scopeGroupedItems(scope: Scope, partitions = false): string[] {
+  return listsIn(scope, partitions ? /\b(?:group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi).flatMap((l) => l.items);
+}
+
+/** Each list the pattern `by` opens in `scope`: where its keyword is and its items. */
+function listsIn(scope: Scope, by: RegExp): Array<{ at: number; items: string[] }> {
+  const out: Array<{ at: number; items: string[] }> = [];
+  let selected: string[] | undefined;
+  for (const m of scope.blanked.matchAll(by)) {
+    const positions = /^group/i.test(m[0]);
+    const items = listItems(scope, (m.index ?? 0) + m[0].length).map((item) => {
+      if (!positions) return item;
+      selected ??= selectList(scope);
+      if (/^\d+$/.test(item)) return withoutAlias(selected[Number(item) - 1] ?? '');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) return item;
+      const named = selected.find((column) => aliasOf(column) === item.toLowerCase());
+      return named === undefined ? item : withoutAlias(named);
+    });
+    out.push({ at: m.index ?? 0, items });
+  }
+  return out;
+}
+
+/** The name a select list's column gives itself (`x AS name`, lower case), if any. */
+function aliasOf(column: string): string | undefined {
+  return /\bas\s+([A-Za-z_][A-Za-z0-9_]*)$/i.exec(column)?.[1]?.toLowerCase();
+}
+
+/** A select list's column without the name it gives itself (`coalesce(x, '?') AS cur`: `coalesce(x, '?')`). */
+function withoutAlias(column: string): string {
+  return column.replace(/\s+as\s+[A-Za-z_][A-Za-z0-9_]*$/i, '');
+}
+
+/**
+ * The items of the list that starts at `from` in `scope`, as written: split at its own commas,
+ * ended at its own level by a clause's keyword, the bracket closing around it or `;`.
+ */
+function listItems(scope: Scope, from: number): string[] {
+  const { blanked, plain } = scope;
+  const items: string[] = [];
+  let depth = 0;
+  let item = from;
+  let i = from;
+  for (; i < blanked.length; i++) {
+    const c = blanked[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0) {
+      if (c === ';') break;
+      if (c === ',') {
+        items.push(plain.slice(item, i).trim());
+        item = i + 1;
+        continue;
+      }
+      LIST_END.lastIndex = i;
+      if (/\w/.test(c) && !/\w/.test(blanked[i - 1] ?? '') && LIST_END.test(blanked)) break;
+    }
+  }
+  items.push(plain.slice(item, i).trim());
+  return items;
 }
 
 /** Type names, which follow AS in CAST(x AS REAL) and are not aliases. */
@@ -110,47 +182,77 @@ export function columnNames(text: string, column: string): string[] {
   return out;
 }
 
-/** The items of a SELECT's column list (its subqueries already blanked). */
-function selectList(scope: string): string[] {
-  const m = /\bselect\b(?:\s+(?:distinct|all)\b)?([\s\S]*?)(?:\bfrom\b|$)/i.exec(scope);
-  return m ? m[1].split(',').map((x) => x.trim()) : [];
+/** The items of a SELECT's column list, as written, split at its own commas. */
+function selectList(scope: Scope): string[] {
+  const m = /\bselect\b(?:\s+(?:distinct|all)\b)?([\s\S]*?)(?:\bfrom\b|$)/di.exec(scope.blanked);
+  if (!m?.indices?.[1]) return [];
+  const [from, to] = m.indices[1];
+  const items: string[] = [];
+  let item = from;
+  // Commas inside brackets are blanked: each one left separates two columns.
+  for (let i = from; i < to; i++) {
+    if (scope.blanked[i] !== ',') continue;
+    items.push(scope.plain.slice(item, i).trim());
+    item = i + 1;
+  }
+  items.push(scope.plain.slice(item, to).trim());
+  return items;
 }
 
 /**
  * The SELECT that the text at `index` belongs to: the bracket level it is at (a subquery's,
- * or the statement's), with deeper brackets blanked and only the part between the compound
- * operators (UNION, INTERSECT, EXCEPT) around `index`.
+ * or the statement's), only the part between the compound operators (UNION, INTERSECT,
+ * EXCEPT) around `index`; blanked (deeper brackets' insides) and as written.
  */
-export function selectScope(text: string, index: number): string {
-  let start = 0;
-  let depth = 0;
+export function scopeAt(text: string, index: number): Scope {
+  return scopeAndStart(text, index).scope;
+}
+
+/** A window's text (`PARTITION BY x ORDER BY y`) as a scope of its own. */
+export function windowScope(window: string): Scope {
+  return { blanked: blankNested(window, 0, window.length), plain: window };
+}
+
+/** scopeAt's scope, and where it starts in `text`. */
+function scopeAndStart(text: string, index: number): { scope: Scope; start: number } {
   const opens: number[] = [];
   for (let i = 0; i < index; i++) {
     if (text[i] === '(') opens.push(i);
     else if (text[i] === ')') opens.pop();
   }
-  if (opens.length) start = opens[opens.length - 1] + 1;
+  const start = opens.length ? opens[opens.length - 1] + 1 : 0;
   let end = text.length;
-  let out = '';
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') {
+  for (let i = start, depth = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') {
       if (depth === 0) {
         end = i;
         break;
       }
       depth--;
     }
-    out += depth > 0 && !(c === '(' && depth === 1) ? ' ' : c;
   }
+  const out = blankNested(text, start, end);
   const offset = index - start;
   let from = 0;
   let to = out.length;
-  for (const m of out.slice(0, end - start).matchAll(/\b(union|intersect|except)\b/gi)) {
+  for (const m of out.matchAll(/\b(union|intersect|except)\b/gi)) {
     const at = m.index ?? 0;
     if (at < offset) from = at + m[0].length;
     else if (at < to) to = at;
   }
-  return out.slice(from, to);
+  return { scope: { blanked: out.slice(from, to), plain: text.slice(start + from, start + to) }, start: start + from };
+}
+
+/** text[start, end) with the insides of its brackets blanked (the brackets themselves kept). */
+function blankNested(text: string, start: number, end: number): string {
+  let out = '';
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    out += depth > 0 && !(c === '(' && depth === 1) ? ' ' : c;
+  }
+  return out;
 }

@@ -67,6 +67,17 @@ function digitsOf(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits as number;
 }
 
+/** EstimatedCost in minor units per EstimatedCostCurrency, over the records that have a cost. */
+function centsPerCurrency(records: readonly Rec[]): Map<string, number> {
+  const cents = new Map<string, number>();
+  for (const x of records) {
+    if (typeof x.EstimatedCost !== 'number') continue;
+    const c = String(x.EstimatedCostCurrency);
+    cents.set(c, (cents.get(c) ?? 0) + Math.round(x.EstimatedCost * 10 ** digitsOf(c)));
+  }
+  return cents;
+}
+
 const round = (n: number, currency: string) => Math.round(n * 10 ** digitsOf(currency)) / 10 ** digitsOf(currency);
 
 describe('segment states: cancelled and waitlisted segments are not travel', () => {
@@ -553,17 +564,41 @@ describe('exact money and relative dates', () => {
     });
     expect(r.isError, textOf(r)).toBeFalsy();
     const rows = (r.structuredContent as { rows: Array<{ c: string | null; total: number | null }> }).rows;
-    const cents = new Map<string, number>();
-    for (const x of records) {
-      if (typeof x.EstimatedCost !== 'number') continue;
-      const c = String(x.EstimatedCostCurrency);
-      cents.set(c, (cents.get(c) ?? 0) + Math.round(x.EstimatedCost * 10 ** digitsOf(c)));
-    }
+    const cents = centsPerCurrency(records);
     for (const row of rows.filter((x) => x.c !== null)) {
       const c = row.c as string;
       expect(row.total, c).toBe((cents.get(c) as number) / 10 ** digitsOf(c));
       expect(String(row.total)).toMatch(digitsOf(c) === 0 ? /^\d+$/ : /^\d+(\.\d{1,2})?$/);
     }
+  });
+
+  it('sql_query answers a total grouped by an expression that keeps currencies apart, and refuses one that may not', async () => {
+    const { head, records } = await report('car_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
+    const table = (head as unknown as { table: string }).table;
+    const r = await s.call('sql_query', {
+      sql:
+        `SELECT coalesce(EstimatedCostCurrency, '(none)') AS c, SUM(EstimatedCost) AS total FROM ${table} ` +
+        'GROUP BY 1 ORDER BY 1',
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { rows: Array<{ c: string; total: number | null }> }).rows;
+    const cents = centsPerCurrency(records);
+    // Every cost here states its currency: the groups are the currencies, each total exact.
+    expect(
+      records.every((x) => typeof x.EstimatedCost !== 'number' || typeof x.EstimatedCostCurrency === 'string'),
+    ).toBe(true);
+    expect(cents.size).toBeGreaterThan(1);
+    expect(rows.filter((x) => x.total !== null).map((x) => x.c)).toEqual([...cents.keys()].sort());
+    for (const row of rows.filter((x) => x.total !== null))
+      expect(row.total, row.c).toBe((cents.get(row.c) as number) / 10 ** digitsOf(row.c));
+    // The first letter of the code would put CAD and CHF in one total.
+    const mixed = await s.call('sql_query', {
+      sql: `SELECT substr(EstimatedCostCurrency, 1, 1) AS c, SUM(EstimatedCost) FROM ${table} GROUP BY 1`,
+    });
+    expect(mixed.isError).toBe(true);
+    expect(textOf(mixed)).toContain(
+      'sums EstimatedCost without EstimatedCostCurrency: amounts in different currencies are never added or compared.',
+    );
   });
 
   it('query_report reads today in a filter on a date as a report tool does, and says what it became', async () => {

@@ -64,6 +64,24 @@ describe('sql count check', () => {
       [],
     ],
     [
+      'grouped by the position of an expression of a traveller list',
+      'SELECT upper(Passengers), COUNT(*) FROM a GROUP BY 1',
+      'air_segments_by_date',
+      [list('Passengers', 'grouped by Passengers, each group is a list')],
+    ],
+    [
+      'grouped by a position after an expression with commas',
+      'SELECT substr(CarrierCode, 1, 1), Passengers, COUNT(*) FROM a GROUP BY 1, 2',
+      'air_segments_by_date',
+      [list('Passengers', 'grouped by Passengers, each group is a list')],
+    ],
+    [
+      'grouped by the position of an expression of another column',
+      'SELECT substr(CarrierCode, 1, 1), Passengers FROM a GROUP BY 1',
+      'air_segments_by_date',
+      [],
+    ],
+    [
       "a booking's count summed through a name a CTE gives it",
       'WITH s AS (SELECT Account, TotalAirSegs AS segs FROM h) SELECT Account, SUM(segs) FROM s GROUP BY 1',
       'hotel_segments',

@@ -38,6 +38,17 @@ describe('sql money check', () => {
     ['grouped by the position of another column', 'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1'],
     // A number in PARTITION BY is a constant to SQLite, not a position: one partition.
     ['partitioned by a number', 'SELECT CurrencyCode, SUM(RateAmount) OVER (PARTITION BY 1) FROM h'],
+    // Expressions of the code that may put two currencies in one group.
+    ['grouped by a part of the currency', 'SELECT substr(CurrencyCode, 1, 1), SUM(RateAmount) FROM h GROUP BY 1'],
+    ['grouped by whether a currency is stated', 'SELECT SUM(RateAmount) FROM h GROUP BY CurrencyCode IS NULL'],
+    [
+      'one currency named only inside another aggregate',
+      "SELECT COUNT(CASE WHEN CurrencyCode = 'EUR' THEN 1 END), SUM(RateAmount) FROM h",
+    ],
+    [
+      'grouped by the position of an expression of another column',
+      'SELECT upper(Account), CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1',
+    ],
   ])('refuses %s', (_why, sql) => {
     expect(refusal(sql)).toMatch(/without CurrencyCode: amounts in different currencies are never added or compared/);
   });
@@ -62,6 +73,17 @@ describe('sql money check', () => {
         'SELECT CurrencyCode, MAX(RateAmount) FROM h GROUP BY CurrencyCode',
     ],
     ['no money totalled', 'SELECT SUM(NbrNights), RateAmount FROM hotel_segments_1 GROUP BY Account'],
+    // Expressions that keep each code apart, written out, by position and by the name given.
+    [
+      'grouped by an expression of the currency',
+      'SELECT Account, SUM(RateAmount) FROM h GROUP BY upper(CurrencyCode), 1',
+    ],
+    ['grouped by the position of an expression', 'SELECT upper(CurrencyCode), SUM(RateAmount) FROM h GROUP BY 1'],
+    [
+      'grouped by the name given to an expression',
+      "SELECT Account, coalesce(CurrencyCode, '?') AS cur, SUM(RateAmount) FROM h GROUP BY Account, cur",
+    ],
+    ['partitioned by an expression', 'SELECT SUM(RateAmount) OVER (PARTITION BY lower(CurrencyCode)) FROM h'],
   ])('answers %s', (_why, sql) => {
     // A rate summed is answered with the words that it is a rate, not spend.
     const rate =
