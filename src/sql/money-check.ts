@@ -52,7 +52,7 @@ const MONEY_AGGREGATES = ['sum', 'avg', 'min', 'max', 'total'];
 
 /**
  * Refuses `sql` when it totals a money column (or an alias of one) without grouping by its
- * currency column or keeping one currency (`WHERE Currency = ...`, `IN (...)`); returns the
+ * currency column or keeping one currency (`WHERE Currency = 'EUR'`, `IN ('EUR')`); returns the
  * notes for money it totals whose currency the service does not state. Comments and string
  * literals are read as blanks, so a currency named only in them does not count.
  */
@@ -129,35 +129,76 @@ function meaningOf(words: ReadonlySet<string>, verb: string, reports: readonly s
 function keepsApart(scope: Scope, currency: string, text: string): boolean {
   const names = columnNames(text, currency);
   for (const item of scopeGroupedItems(scope, true)) if (groupsByCurrency(item, names)) return true;
-  return names.some((n) => new RegExp(`\\b${n}\\s*(?:==?|\\bin\\b)`, 'i').test(scope.blanked));
+  const filters = filterClauses(scope);
+  return names.some((n) => filters.some((filter) => keepsOne(filter, n)));
+}
+
+/** A table's name before a column's (`h.` in `h.CurrencyCode`), if any. */
+const QUALIFIER = '(?:[A-Za-z_][A-Za-z0-9_]*\\s*\\.\\s*)?';
+
+/**
+ * Whether a `filter` (one of filterClauses') keeps the currency column named `name` to one
+ * currency: it equals a text (`CurrencyCode = 'EUR'`, either way round) or is in a list of one
+ * (`IN ('EUR')`), with no OR or NOT beside it. A list of several, a subquery or another column
+ * keeps several.
+ */
+function keepsOne(filter: string, name: string): boolean {
+  if (/\b(?:or|not)\b/i.test(filter)) return false;
+  const equals = new RegExp(`\\b${name}\\s*==?\\s*'|'\\s*==?\\s*${QUALIFIER}${name}\\b`, 'i');
+  return equals.test(filter) || new RegExp(`\\b${name}\\s+in\\s*\\(\\s*'[^']*'\\s*\\)`, 'i').test(filter);
 }
 
 /**
- * Functions that give distinct currency codes distinct values (and constants, which plainSql
- * has blanked, as in coalesce(CurrencyCode, '?')): a group by them keeps currencies apart.
- * Anything else of the code (substr, length, IS NULL, CASE) may put two currencies in one group.
+ * Functions that give distinct currency codes distinct values (their constants are blanked by
+ * plainSql, as in coalesce(CurrencyCode, '?')): a group by one of them keeps currencies apart.
  */
-const KEEPS_CODES = new Set([
-  'upper',
-  'lower',
-  'trim',
-  'ltrim',
-  'rtrim',
-  'coalesce',
-  'ifnull',
-  'cast',
-  'as',
-  'text',
-  'collate',
-  'nocase',
+const KEEPS_CODES = new Set(['upper', 'lower', 'trim', 'ltrim', 'rtrim', 'coalesce', 'ifnull', 'cast']);
+
+/**
+ * Words that make one value of several codes: a test (IS NULL, LIKE, IN, CASE WHEN), or a
+ * cast to a number (CAST(CurrencyCode AS INTEGER) is 0 for every code).
+ */
+const MERGES_CODES = new Set([
+  ...['is', 'null', 'not', 'case', 'when', 'then', 'else', 'end', 'like', 'glob', 'regexp', 'match'],
+  ...['in', 'between', 'and', 'or', 'exists', 'integer', 'int', 'real', 'numeric', 'float', 'double', 'decimal'],
 ]);
 
-/** Whether a GROUP BY or PARTITION BY item is the currency (one of its `names`), or keeps its codes apart. */
+/** An operator that compares or computes (`||`, which joins texts, aside). */
+const MERGING_OPERATOR = /[=<>!+\-*/%&~]|(?<!\|)\|(?!\|)/;
+
+/**
+ * Whether a GROUP BY or PARTITION BY item keeps the currency's codes apart: it names the
+ * currency (one of its `names`), itself or through functions that keep codes distinct, maybe
+ * beside other columns (`Account || CurrencyCode`), and nothing that merges codes (substr,
+ * length, IS NULL, a CASE, arithmetic). Table names before a column (`h.CurrencyCode`) are
+ * read past.
+ */
 function groupsByCurrency(item: string, names: readonly string[]): boolean {
-  const words = sqlWords(item);
+  const bare = item.replace(/[A-Za-z_][A-Za-z0-9_]*\s*\.\s*(?=[A-Za-z_"`[])/g, '');
+  const words = sqlWords(bare);
   if (!names.some((n) => words.has(n))) return false;
-  for (const w of words) if (!names.includes(w) && !KEEPS_CODES.has(w)) return false;
-  return true;
+  for (const m of bare.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*\(/g))
+    if (!KEEPS_CODES.has(m[1].toLowerCase())) return false;
+  for (const w of words) if (MERGES_CODES.has(w)) return false;
+  return !MERGING_OPERATOR.test(bare);
+}
+
+/**
+ * The filters of a SELECT (its WHERE, HAVING and join conditions) as written, string literals
+ * blanked: there a currency compared with a text keeps one currency; elsewhere
+ * (`GROUP BY CurrencyCode = 'EUR'`) the same words make a group of every other currency.
+ */
+function filterClauses(scope: Scope): string[] {
+  const clause = /\b(where|having|on|group|order|limit|window|join|from)\b/gi;
+  const out: string[] = [];
+  let from = -1;
+  for (const m of scope.blanked.matchAll(clause)) {
+    if (from >= 0) out.push(scope.plain.slice(from, m.index));
+    const word = m[1].toLowerCase();
+    from = word === 'where' || word === 'having' || word === 'on' ? (m.index ?? 0) + m[0].length : -1;
+  }
+  if (from >= 0) out.push(scope.plain.slice(from));
+  return out;
 }
 
 /** The window clause of an aggregate (`OVER (PARTITION BY ...)`) that ends at `end`, if any. */

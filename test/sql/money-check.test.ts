@@ -41,6 +41,14 @@ describe('sql money check', () => {
     // Expressions of the code that may put two currencies in one group.
     ['grouped by a part of the currency', 'SELECT substr(CurrencyCode, 1, 1), SUM(RateAmount) FROM h GROUP BY 1'],
     ['grouped by whether a currency is stated', 'SELECT SUM(RateAmount) FROM h GROUP BY CurrencyCode IS NULL'],
+    ['grouped by the currency as a number', 'SELECT SUM(RateAmount) FROM h GROUP BY CAST(CurrencyCode AS INTEGER)'],
+    ['grouped by arithmetic on the currency', 'SELECT SUM(RateAmount) FROM h GROUP BY h.CurrencyCode + 0'],
+    ['grouped by a test of the currency', "SELECT SUM(RateAmount) FROM h GROUP BY CurrencyCode = 'EUR'"],
+    ['kept to two currencies', "SELECT SUM(RateAmount) FROM h WHERE CurrencyCode IN ('EUR', 'USD')"],
+    ['kept to what a subquery gives', 'SELECT SUM(RateAmount) FROM h WHERE CurrencyCode IN (SELECT c FROM t)'],
+    ['compared with another column', 'SELECT SUM(RateAmount) FROM h JOIN t ON t.c = h.CurrencyCode'],
+    ['one currency or another', "SELECT SUM(RateAmount) FROM h WHERE CurrencyCode = 'EUR' OR CurrencyCode = 'USD'"],
+    ['every currency but one', "SELECT SUM(RateAmount) FROM h WHERE NOT CurrencyCode = 'EUR'"],
     [
       'one currency named only inside another aggregate',
       "SELECT COUNT(CASE WHEN CurrencyCode = 'EUR' THEN 1 END), SUM(RateAmount) FROM h",
@@ -60,6 +68,11 @@ describe('sql money check', () => {
       'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1, CurrencyCode',
     ],
     ['one currency kept', "SELECT MAX(RateAmount) FROM hotel_segments_1 WHERE CurrencyCode = 'EUR'"],
+    [
+      'one currency kept in a list of one',
+      "SELECT MAX(RateAmount) FROM h WHERE Account = 'X' AND CurrencyCode IN ('EUR')",
+    ],
+    ['one currency kept, written the other way', "SELECT SUM(RateAmount) FROM h WHERE 'EUR' = h.CurrencyCode"],
     ['a few currencies, partitioned', 'SELECT SUM(RateAmount) OVER (PARTITION BY CurrencyCode) FROM hotel_segments_1'],
     ['grouped by positions', 'SELECT Account, CurrencyCode, SUM(RateAmount) FROM h GROUP BY 1, 2'],
     [
@@ -84,6 +97,18 @@ describe('sql money check', () => {
       "SELECT Account, coalesce(CurrencyCode, '?') AS cur, SUM(RateAmount) FROM h GROUP BY Account, cur",
     ],
     ['partitioned by an expression', 'SELECT SUM(RateAmount) OVER (PARTITION BY lower(CurrencyCode)) FROM h'],
+    [
+      'grouped by a column named with its table',
+      'SELECT h.Account, h.CurrencyCode, SUM(RateAmount) FROM h JOIN a ON a.k = h.k GROUP BY h.Account, h.CurrencyCode',
+    ],
+    [
+      'grouped by the currency joined to another column',
+      "SELECT SUM(RateAmount) FROM h GROUP BY Account || '/' || CurrencyCode",
+    ],
+    [
+      'grouped by the currency as text',
+      'SELECT SUM(RateAmount) FROM h GROUP BY CAST(CurrencyCode AS TEXT) COLLATE NOCASE',
+    ],
   ])('answers %s', (_why, sql) => {
     // A rate summed is answered with the words that it is a rate, not spend.
     const rate =
