@@ -70,8 +70,8 @@ export function aggregates(text: string, names: readonly string[]): Array<[strin
   return out;
 }
 
-/** What ends a GROUP BY or PARTITION BY list, at its own bracket level. */
-const LIST_END = /\b(?:having|order|limit|union|except|intersect|window|select|from|where)\b/iy;
+/** What ends a GROUP BY or PARTITION BY list (a window's frame too), at its own bracket level. */
+const LIST_END = /\b(?:having|order|limit|union|except|intersect|window|select|from|where|rows|range)\b/iy;
 
 /**
  * One SELECT's text (see scopeAt): `blanked`, with everything inside its brackets blanked

@@ -98,6 +98,10 @@ describe('sql money check', () => {
     ],
     ['partitioned by an expression', 'SELECT SUM(RateAmount) OVER (PARTITION BY lower(CurrencyCode)) FROM h'],
     [
+      'partitioned by the currency, with a frame',
+      'SELECT SUM(RateAmount) OVER (PARTITION BY CurrencyCode ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM h',
+    ],
+    [
       'grouped by a column named with its table',
       'SELECT h.Account, h.CurrencyCode, SUM(RateAmount) FROM h JOIN a ON a.k = h.k GROUP BY h.Account, h.CurrencyCode',
     ],
