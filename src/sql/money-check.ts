@@ -133,9 +133,6 @@ function keepsApart(scope: Scope, currency: string, text: string): boolean {
   return names.some((n) => filters.some((filter) => keepsOne(filter, n)));
 }
 
-/** A table's name before a column's (`h.` in `h.CurrencyCode`), if any. */
-const QUALIFIER = '(?:[A-Za-z_][A-Za-z0-9_]*\\s*\\.\\s*)?';
-
 /**
  * Whether a `filter` (one of filterClauses') keeps the currency column named `name` to one
  * currency: it equals a text (`CurrencyCode = 'EUR'`, either way round) or is in a list of one
@@ -144,8 +141,14 @@ const QUALIFIER = '(?:[A-Za-z_][A-Za-z0-9_]*\\s*\\.\\s*)?';
  */
 function keepsOne(filter: string, name: string): boolean {
   if (/\b(?:or|not)\b/i.test(filter)) return false;
-  const equals = new RegExp(`\\b${name}\\s*==?\\s*'|'\\s*==?\\s*${QUALIFIER}${name}\\b`, 'i');
-  return equals.test(filter) || new RegExp(`\\b${name}\\s+in\\s*\\(\\s*'[^']*'\\s*\\)`, 'i').test(filter);
+  const bare = withoutTableNames(filter);
+  const equals = new RegExp(`\\b${name}\\s*==?\\s*'|'\\s*==?\\s*${name}\\b`, 'i');
+  return equals.test(bare) || new RegExp(`\\b${name}\\s+in\\s*\\(\\s*'[^']*'\\s*\\)`, 'i').test(bare);
+}
+
+/** `text` with the table names before its columns left out (`h.CurrencyCode`: `CurrencyCode`). */
+function withoutTableNames(text: string): string {
+  return text.replace(/[A-Za-z_][A-Za-z0-9_]*\s*\.\s*(?=[A-Za-z_"`[])/g, '');
 }
 
 /**
@@ -174,7 +177,7 @@ const MERGING_OPERATOR = /[=<>!+\-*/%&~]|(?<!\|)\|(?!\|)/;
  * read past.
  */
 function groupsByCurrency(item: string, names: readonly string[]): boolean {
-  const bare = item.replace(/[A-Za-z_][A-Za-z0-9_]*\s*\.\s*(?=[A-Za-z_"`[])/g, '');
+  const bare = withoutTableNames(item);
   const words = sqlWords(bare);
   if (!names.some((n) => words.has(n))) return false;
   for (const m of bare.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*\(/g))

@@ -91,11 +91,8 @@ export interface Scope {
  */
 export function groupedItems(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/\bgroup\s+by\b/gi)) {
-    const at = m.index ?? 0;
-    const { scope, start } = scopeAndStart(text, at);
-    for (const list of listsIn(scope, /\bgroup\s+by\b/gi)) if (list.at === at - start) out.push(...list.items);
-  }
+  // A SELECT has one GROUP BY at most: the scope of each is the SELECT it belongs to.
+  for (const m of text.matchAll(/\bgroup\s+by\b/gi)) out.push(...scopeGroupedItems(scopeAt(text, m.index ?? 0)));
   return out;
 }
 
@@ -105,14 +102,9 @@ export function groupedItems(text: string): string[] {
  * PARTITION BY is a constant to SQLite, not a position.
  */
 export function scopeGroupedItems(scope: Scope, partitions = false): string[] {
-  return listsIn(scope, partitions ? /\b(?:group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi).flatMap((l) => l.items);
-}
-
-/** Each list the pattern `by` opens in `scope`: where its keyword is and its items. */
-function listsIn(scope: Scope, by: RegExp): Array<{ at: number; items: string[] }> {
-  const out: Array<{ at: number; items: string[] }> = [];
+  const out: string[] = [];
   let selected: string[] | undefined;
-  for (const m of scope.blanked.matchAll(by)) {
+  for (const m of scope.blanked.matchAll(partitions ? /\b(?:group|partition)\s+by\b/gi : /\bgroup\s+by\b/gi)) {
     const positions = /^group/i.test(m[0]);
     const items = listItems(scope, (m.index ?? 0) + m[0].length).map((item) => {
       if (!positions) return item;
@@ -122,7 +114,7 @@ function listsIn(scope: Scope, by: RegExp): Array<{ at: number; items: string[] 
       const named = selected.find((column) => aliasOf(column) === item.toLowerCase());
       return named === undefined ? item : withoutAlias(named);
     });
-    out.push({ at: m.index ?? 0, items });
+    out.push(...items);
   }
   return out;
 }
@@ -205,16 +197,6 @@ function selectList(scope: Scope): string[] {
  * EXCEPT) around `index`; blanked (deeper brackets' insides) and as written.
  */
 export function scopeAt(text: string, index: number): Scope {
-  return scopeAndStart(text, index).scope;
-}
-
-/** A window's text (`PARTITION BY x ORDER BY y`) as a scope of its own. */
-export function windowScope(window: string): Scope {
-  return { blanked: blankNested(window, 0, window.length), plain: window };
-}
-
-/** scopeAt's scope, and where it starts in `text`. */
-function scopeAndStart(text: string, index: number): { scope: Scope; start: number } {
   const opens: number[] = [];
   for (let i = 0; i < index; i++) {
     if (text[i] === '(') opens.push(i);
@@ -241,7 +223,12 @@ function scopeAndStart(text: string, index: number): { scope: Scope; start: numb
     if (at < offset) from = at + m[0].length;
     else if (at < to) to = at;
   }
-  return { scope: { blanked: out.slice(from, to), plain: text.slice(start + from, start + to) }, start: start + from };
+  return { blanked: out.slice(from, to), plain: text.slice(start + from, start + to) };
+}
+
+/** A window's text (`PARTITION BY x ORDER BY y`) as a scope of its own. */
+export function windowScope(window: string): Scope {
+  return { blanked: blankNested(window, 0, window.length), plain: window };
 }
 
 /** text[start, end) with the insides of its brackets blanked (the brackets themselves kept). */
