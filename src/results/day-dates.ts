@@ -5,17 +5,19 @@
  * instant, and a client converting it to local time moves the day back west of UTC; so such
  * a field is written `2026-11-09`.
  *
- * The walk of each record decodes a date alone, without knowing its field's other values, so
- * this is a pass after the fetch over those values only: the top-level fields the summary found
- * to be dates, and the lists and objects (what a flat bulk report mostly lacks).
+ * A report's fetch holds a top-level field's dates as days as it walks them, while every value
+ * of the field is a day (paging/record-pass.ts, `heldDays`): a pass over the records afterwards
+ * took 25-30 ms of every 20,000 air segments' answer, most of it the writes. Those fields are
+ * given here as written. This pass does the rest, over those values only: the other top-level
+ * fields the summary found to be dates, and the lists and objects (what a flat bulk report
+ * mostly lacks); and every fetch that does not hold days as it walks (continue_report, masked
+ * results, calls of several reports).
  */
+import { DAY_LENGTH, isMidnightUtc } from '../upstream/service-date.js';
 import type { Summary } from './summarize.js';
 
 type Rec = Record<string, unknown>;
 
-/** How a decoded day without a time of day ends, after its `YYYY-MM-DD`. */
-const MIDNIGHT_UTC = 'T00:00:00.000Z';
-const DAY_LENGTH = 10;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** What a field's values were seen to be: all days so far, or something else too. */
@@ -26,7 +28,7 @@ const NOT_DAYS = 2;
 function verdict(v: unknown): number {
   if (v === null || v === undefined || v === '') return 0;
   if (typeof v !== 'string') return NOT_DAYS;
-  if (v.length === DAY_LENGTH + MIDNIGHT_UTC.length && v.endsWith(MIDNIGHT_UTC)) return ALL_DAYS;
+  if (isMidnightUtc(v)) return ALL_DAYS;
   // A record held since an earlier call (continue_report) already holds the day.
   return v.length === DAY_LENGTH && DAY.test(v) ? ALL_DAYS : NOT_DAYS;
 }
@@ -34,21 +36,28 @@ function verdict(v: unknown): number {
 /**
  * Rewrites, in place, every field of `records` whose values are all days without a time of
  * day as `YYYY-MM-DD`, and the summary's earliest and latest of each; answers the fields'
- * paths (dot paths through lists and objects, as the summary writes them), in first-seen order.
+ * paths (dot paths through lists and objects, as the summary writes them): `heldDays` first
+ * (top-level fields the fetch's walk held as days already, FetchOutcome.dayFields), then the
+ * others in first-seen order.
  */
-export function writeDaysAsDates(records: Rec[], summary: Summary | undefined): string[] {
+export function writeDaysAsDates(
+  records: Rec[],
+  summary: Summary | undefined,
+  heldDays: readonly string[] = [],
+): string[] {
   if (!records.length) return [];
   const profiles = summary?.fields ?? {};
+  const held = new Set(heldDays);
   const dates: string[] = [];
   const containers = new Set<string>();
   for (const [path, p] of Object.entries(profiles)) {
     const dot = path.indexOf('.');
     if (dot > 0) containers.add(path.slice(0, dot));
-    else if (p.kind === 'date') dates.push(path);
+    else if (p.kind === 'date' && !held.has(path)) dates.push(path);
     else if (p.kind === 'list') containers.add(path);
   }
   // Without a summary (a masked or re-profiled result is always summarised) nothing is known.
-  if (!dates.length && !containers.size) return [];
+  if (!dates.length && !containers.size) return [...heldDays];
   const seen = new Map<string, number>();
   // A top-level field, record by record: an instant's field stops at its first value.
   for (const f of dates) {
@@ -63,10 +72,10 @@ export function writeDaysAsDates(records: Rec[], summary: Summary | undefined): 
     if (is) seen.set(path, is);
   };
   for (const c of containers) for (const r of records) walk(r[c], c, note);
-  const days = [...seen].filter(([, v]) => v === ALL_DAYS).map(([path]) => path);
-  if (!days.length) return [];
-  const top = days.filter((p) => !p.includes('.'));
-  const nested = new Set(days.filter((p) => p.includes('.')));
+  const found = [...seen].filter(([, v]) => v === ALL_DAYS).map(([path]) => path);
+  if (!found.length) return [...heldDays];
+  const top = found.filter((p) => !p.includes('.'));
+  const nested = new Set(found.filter((p) => p.includes('.')));
   // One string per day, shared by the records that hold it; the records share their dates
   // (the walk's sharing), so the last one is most often the next one.
   const shared = new Map<string, string>();
@@ -89,13 +98,13 @@ export function writeDaysAsDates(records: Rec[], summary: Summary | undefined): 
     for (const f of top) if (typeof r[f] === 'string') r[f] = day(r[f] as string);
     for (const c of nestedRoots) rewrite(r[c], c, nested, day);
   }
-  for (const path of days) {
+  for (const path of found) {
     const p = profiles[path];
     if (p?.kind !== 'date') continue;
     if (typeof p.min === 'string') p.min = day(p.min);
     if (typeof p.max === 'string') p.max = day(p.max);
   }
-  return days;
+  return [...heldDays, ...found];
 }
 
 /**

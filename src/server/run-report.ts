@@ -23,6 +23,8 @@ export interface RunOptions {
   budgetMs?: number;
   /** Count the records' top-level values as they are walked (FetchRequest.countValues). */
   countValues?: boolean;
+  /** With countValues: hold days as they are walked (FetchRequest.heldDays). */
+  heldDays?: boolean;
 }
 
 /** What fetchRecords answers: the records (unmasked, within the pinned scope) and how complete. */
@@ -128,21 +130,30 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
   // caught up then. A cap, a deadline or a failed page leaves what was measured so far.
   let compactor: Compactor | undefined;
   let walkedPages: Record<string, unknown>[][] = [];
-  const outcome = await fetchFor(rt, def, query, { ...opts, countValues }, undefined, (offset, page, counted) => {
-    const kept = rt.redact.records(scope.keep(page));
-    if (kept !== page && !compactor) {
-      asWalked = false;
-      // Masked copies have the layout of the parsed records they copy (results/pii.ts).
-      compactor = new Compactor(true);
-      for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
-      walkedPages = [];
-    }
-    if (compactor) for (const r of kept) compactor.record(r);
-    else walkedPages.push(kept);
-    learnt ??= rt.redact.learnt();
-    summary.page(offset, kept, kept === page ? counted : undefined);
-    return kept;
-  });
+  // The days of a top-level field are held as they are walked (FetchOutcome.dayFields).
+  const heldDays = countValues;
+  const outcome = await fetchFor(
+    rt,
+    def,
+    query,
+    { ...opts, countValues, heldDays },
+    undefined,
+    (offset, page, counted) => {
+      const kept = rt.redact.records(scope.keep(page));
+      if (kept !== page && !compactor) {
+        asWalked = false;
+        // Masked copies have the layout of the parsed records they copy (results/pii.ts).
+        compactor = new Compactor(true);
+        for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
+        walkedPages = [];
+      }
+      if (compactor) for (const r of kept) compactor.record(r);
+      else walkedPages.push(kept);
+      learnt ??= rt.redact.learnt();
+      summary.page(offset, kept, kept === page ? counted : undefined);
+      return kept;
+    },
+  );
   walkedPages = [];
   // One list of every record, the pages' own lists released with the outcome.
   let records = outcome.pages.length === 1 ? outcome.pages[0].records : concatPages(outcome.pages);
@@ -155,12 +166,16 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     asWalked = false;
     remasked = true;
     compactor = undefined;
+  }
+  // A page the summary profiled as it came (not counted: the pinned scope cut it) was read
+  // with days that its records no longer hold when the walk wrote a field's instants back.
+  if (remasked || (outcome.daysWrittenBack && !asWalked)) {
     summary = new PageSummary();
     summary.page(0, records);
     values = undefined;
   }
   const finished = summary.finish(records, { report: def.tool }, values);
-  const days = writeDaysAsDates(records, finished);
+  const days = writeDaysAsDates(records, finished, outcome.dayFields);
   return {
     outcome,
     records,
@@ -268,6 +283,7 @@ async function fetchFor(
     signal: opts.signal,
     onProgress: opts.onProgress,
     countValues: opts.countValues,
+    heldDays: opts.heldDays,
     held,
     onPage,
   });

@@ -105,6 +105,7 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
     requests: walk.requests,
     heldBytes: walk.pass.memory.bytes,
     ...(walk.pass.counting ? { values: walk.pass.values } : {}),
+    ...(walk.pass.heldDays ? { dayFields: walk.pass.dayFields, daysWrittenBack: walk.daysWrittenBack } : {}),
     ...(walk.pass.nested ? {} : { flatKeys: walk.pass.topKeys }),
   };
 }

@@ -193,6 +193,16 @@ export function decodeCached(text: string): string | null | undefined {
   return decoded;
 }
 
+/** How a decoded date sent as midnight with no offset ends, after its `YYYY-MM-DD`: such a
+ *  value is a day without a time of day (results/day-dates.ts). */
+export const MIDNIGHT_UTC = 'T00:00:00.000Z';
+export const DAY_LENGTH = 10;
+
+/** Whether a decoded date is midnight with no offset: a day, once every value of its field is. */
+export function isMidnightUtc(decoded: string): boolean {
+  return decoded.length === DAY_LENGTH + MIDNIGHT_UTC.length && decoded.endsWith(MIDNIGHT_UTC);
+}
+
 /** Deepest nesting kept as structure; deeper values are kept as their JSON text. */
 export const MAX_RECORD_DEPTH = 32;
 

@@ -9,12 +9,24 @@
  *   (record-memory.ts), for the results budget;
  * - counts every top-level value for the report's summary (value-counts.ts: one lookup per
  *   value does the sharing, the date and the count; a field of numbers or short texts that
- *   hardly repeat is looked up later, a field at a time).
+ *   hardly repeat is looked up later, a field at a time);
+ * - with `heldDays`, holds a top-level field's dates as days (`2026-11-09`) while every value
+ *   of it is a date sent as midnight with no offset, as results/day-dates.ts writes such a
+ *   field after the fetch: the records are written once, as they are walked, instead of again
+ *   afterwards. The first other value of the field ends that (see leftDays).
  * Separate walks did the same before; each read every value of every record again. A value
  * is written back only when the record is to hold another (a shared copy, a decoded date).
  */
 import { Compactor, INTERNED_MAX } from '../record-memory.js';
-import { decodeCached, decodeServiceDate, jsonText, MAX_RECORD_DEPTH } from '../service-date.js';
+import {
+  DAY_LENGTH,
+  decodeCached,
+  decodeServiceDate,
+  isMidnightUtc,
+  jsonText,
+  MAX_RECORD_DEPTH,
+  MIDNIGHT_UTC,
+} from '../service-date.js';
 import {
   endFingerprint,
   keyCode,
@@ -26,7 +38,7 @@ import {
   startFingerprint,
   TAG,
 } from './fingerprint.js';
-import { DATE_FORM, type FieldValues, ValueCounts } from './value-counts.js';
+import { DATE_FORM, DAYS, type FieldValues, ValueCounts } from './value-counts.js';
 
 /** Distinct date texts remembered per fetch (a year of instants to the second exceeds it:
  *  emptied when full, after which a date seen again is decoded and held once more). */
@@ -77,9 +89,23 @@ export class RecordPass {
   firstUndecoded: string | undefined;
   /** Values nested too deeply, kept as their JSON text. */
   tooDeep = 0;
+  /**
+   * Fields whose values were held as days until a value of another kind came (heldDays),
+   * since the caller last emptied this list: the records walked before hold those days, to
+   * be written back as the instants they were decoded from (PageWalk.writeBackInstants). The
+   * field's values in its table are instants again already.
+   */
+  readonly leftDays: string[] = [];
 
-  /** `counting`: count every top-level value for the summary (see ValueCounts). */
-  constructor(readonly counting = false) {}
+  /**
+   * `counting`: count every top-level value for the summary (see ValueCounts). `heldDays`:
+   * hold days as they are walked (see above); only with `counting`, whose counts are mended
+   * when a field leaves days (a summary profiling the records as they came would not be).
+   */
+  constructor(
+    readonly counting = false,
+    readonly heldDays = false,
+  ) {}
 
   /** Before the `records` records of a page, of a fetch expecting `expected` in all. */
   beginPage(records = 0, expected = records): void {
@@ -165,7 +191,11 @@ export class RecordPass {
         this.forgetValues();
         f.find(v, hash);
       }
-      code = typeof v === 'string' ? this.newText(f, v, hash) : f.add(v, v, hash);
+      if (typeof v === 'string') code = this.newText(f, v, hash);
+      else {
+        this.notDays(f);
+        code = f.add(v, v, hash);
+      }
       if (this.counting) this.values.count(f, code);
       // New: held as it is, or a date decoded.
       const held = f.values[code];
@@ -216,19 +246,60 @@ export class RecordPass {
     if (v.charCodeAt(0) !== 47 /* '/' */ || !v.startsWith('/Date(')) {
       if (countSent) this.memory.text(v, lastTextWide());
       f.plainTexts = true;
+      // Even a text written as a day: a field's held days must all be decoded dates, so that
+      // each may be written back as its instant (see instantsAgain).
+      this.notDays(f);
       return v;
     }
     const decoded = decodeServiceDate(v);
     if (decoded === undefined) {
       this.noteUndecoded(v);
       if (countSent) this.memory.text(v, lastTextWide());
+      this.notDays(f);
       return undefined;
     }
     f.decodedDates = true;
     f.dateForms |= dateForm(v);
+    if (decoded === null) return decoded;
+    let held = decoded;
+    if (this.heldDays && f.days !== DAYS.not && isMidnightUtc(decoded)) {
+      held = decoded.slice(0, DAY_LENGTH);
+      f.days = DAYS.held;
+    } else this.notDays(f);
     // A decoded date is ASCII.
-    if (decoded !== null) this.memory.text(decoded, false);
-    return decoded;
+    this.memory.text(held, false);
+    return held;
+  }
+
+  /** A value of field `f` that is not a day: its days, if it held any, are instants again. */
+  private notDays(f: FieldValues): void {
+    if (f.days === DAYS.held) {
+      this.instantsAgain(f);
+      this.leftDays.push(f.name);
+    }
+    f.days = DAYS.not;
+  }
+
+  /**
+   * The values of `f` held as days, held as the instants they were decoded from again. A
+   * field holding days has held nothing else (but null and ''), so each text of a day's
+   * length is one. Its table is never deferred: its date texts are longer than
+   * INTERNED_MAX, so it shares its texts (see FieldValues.hardlyRepeats).
+   */
+  private instantsAgain(f: FieldValues): void {
+    const { values } = f;
+    for (let code = 0; code < values.length; code++) {
+      const v = values[code];
+      if (typeof v !== 'string' || v.length !== DAY_LENGTH) continue;
+      const instant = v + MIDNIGHT_UTC;
+      values[code] = instant;
+      this.memory.text(instant, false);
+    }
+  }
+
+  /** The fields whose values are held as days: every value of theirs walked is one. */
+  get dayFields(): string[] {
+    return this.values.fields.filter((f) => f.days === DAYS.held).map((f) => f.name);
   }
 
   private noteUndecoded(sent: string): void {

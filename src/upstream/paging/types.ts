@@ -26,6 +26,11 @@ export interface FetchRequest {
   /** Count every top-level scalar value of the records walked (FetchOutcome.values), for a
    *  summary made from the counts instead of from the records. */
   countValues?: boolean;
+  /** With countValues: hold a top-level field's dates as days (`2026-11-09`) as they are
+   *  walked, while every value of the field is a date sent as midnight with no offset
+   *  (paging/record-pass.ts); FetchOutcome.dayFields names those fields, whose days the
+   *  caller then does not write itself (results/day-dates.ts). */
+  heldDays?: boolean;
   /** Adds the server's derived fields to a record as sent (dates not yet decoded), before its
    *  one walk, so that every answer counts, holds and shows them like the service's fields
    *  (docs/architecture.md, "Derived fields"). */
@@ -53,6 +58,11 @@ export interface FetchOutcome {
   heldBytes: number;
   /** With countValues: every top-level value of the pages kept as walked, counted. */
   values?: ValueCounts;
+  /** With heldDays: the top-level fields whose every value walked is held as a day. */
+  dayFields?: string[];
+  /** With heldDays: a field held as days met another value, and the records walked before
+   *  hold its instants again; a page onPage read before then was read with days. */
+  daysWrittenBack?: boolean;
   /** The walked records' top-level keys in the order first seen, when none holds a list or
    *  object at its top level: every field path of those records (results/paths.ts). */
   flatKeys?: string[];

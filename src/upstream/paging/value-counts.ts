@@ -74,6 +74,9 @@ export class FieldValues {
   plainTexts = false;
   /** Codes of date texts that could not be decoded (held as sent): each occurrence is noted. */
   undecodable: Set<number> | undefined;
+  /** Whether the field's values are held as days (see DAYS and RecordPass's heldDays). Kept
+   *  when the tables are emptied: it is the field's, not the table's. */
+  days: number = DAYS.unknown;
   /** Where the last find() that found nothing would put the value (see add). */
   private free = 0;
   /** Once its values hardly repeat (see ValueCounts.beginPage), the field's values are no
@@ -225,6 +228,14 @@ export class FieldValues {
     this.keysAtPage = 0;
   }
 }
+
+/**
+ * Whether a field's values are held as days (`2026-11-09`, results/day-dates.ts) by the walk:
+ * `unknown` until its first value; `held` while every value is a date sent as midnight with
+ * no offset, each then held as its day; `not` once any other value is met (its records hold
+ * what they held before days were written as the walk goes).
+ */
+export const DAYS = { unknown: 0, held: 1, not: 2 } as const;
 
 /** Forms of date texts that can write one date alike (see dateForm in record-pass.ts). */
 export const DATE_FORM = { plusZero: 1, minusZero: 2, noOffset: 4, leadingZero: 8 } as const;

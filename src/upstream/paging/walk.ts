@@ -5,7 +5,7 @@
  */
 import { quote, ReportsError } from '../../errors.js';
 import type { PageAnswer, UpstreamClient } from '../client.js';
-import { MAX_RECORD_DEPTH } from '../service-date.js';
+import { DAY_LENGTH, MAX_RECORD_DEPTH, MIDNIGHT_UTC } from '../service-date.js';
 import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
 import { SeenRecords } from './seen-records.js';
@@ -50,6 +50,8 @@ export class PageWalk {
   readonly pass: RecordPass;
   /** Windows not requested because the records had run out before them. */
   private skipped = { pages: 0, records: 0 };
+  /** Whether a field held as days was written back as instants (writeBackInstants). */
+  daysWrittenBack = false;
 
   constructor(
     private readonly client: UpstreamClient,
@@ -58,7 +60,7 @@ export class PageWalk {
     readonly signal: AbortSignal,
   ) {
     this.budget = req.maxRecords;
-    this.pass = new RecordPass(req.countValues === true);
+    this.pass = new RecordPass(req.countValues === true, req.countValues === true && req.heldDays === true);
   }
 
   /** How many requests the client sends at once (its process-wide limit). */
@@ -160,10 +162,12 @@ export class PageWalk {
     // that doubles its way up to 20,000 records puts every fingerprint again six times.
     const seen = (this.seen ??= new SeenRecords(Math.max(Math.min(expected, RESERVE_MAX), records.length)));
     const { prepare } = this.req;
-    for (const r of records) {
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
       prepare?.(r);
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
+      if (this.pass.leftDays.length) this.writeBackInstants(records, i);
       const where = seen.getOrSet(id, offset);
       // Set at once: a later record of this page identical to this one finds its own offset.
       if (where !== undefined && where !== offset) {
@@ -175,6 +179,29 @@ export class PageWalk {
       this.inconsistent = true;
       this.repeats.push({ offset, of: of!, count: repeated });
     }
+  }
+
+  /**
+   * A field the walk held as days met a value of another kind (RecordPass.leftDays) in the
+   * record at `walked` of `page`: every record walked before it, in the pages kept so far and
+   * on this page, holds the field's instants again, as results/day-dates.ts leaves a field
+   * that is not all days. Each day becomes one shared string.
+   */
+  private writeBackInstants(page: Record<string, unknown>[], walked: number): void {
+    const fields = this.pass.leftDays.splice(0);
+    const instants = new Map<string, string>();
+    const writeBack = (r: Record<string, unknown>) => {
+      for (const f of fields) {
+        const v = r[f];
+        if (typeof v !== 'string' || v.length !== DAY_LENGTH) continue;
+        let instant = instants.get(v);
+        if (instant === undefined) instants.set(v, (instant = v + MIDNIGHT_UTC));
+        r[f] = instant;
+      }
+    };
+    for (const p of this.pages) for (const r of p.records) writeBack(r);
+    for (let i = 0; i < walked; i++) writeBack(page[i]);
+    this.daysWrittenBack = true;
   }
 
   /** One note each for repeated pages and for short or empty pages, however many there were. */
