@@ -29,32 +29,29 @@ const instant = (day: number, ms = 0) => new Date(Date.UTC(2026, 10, day) + ms).
 const isoDay = (day: number) => instant(day).slice(0, 10);
 const HALF_PAST_TEN = (10 * 60 + 30) * 60_000;
 
-/** Record i as sent: Due always a day; Back a day but in record 21 (the last page); Early an
- *  instant in record 0 only; Mixed a day, but a day written as text in record 13. */
-function sentRecord(i: number): Rec {
+/** The fields whose every value is a day: the server holds them as days, the others as instants. */
+const DAY_FIELDS = new Set(['Due', 'Mixed']);
+
+/** Record i, its dates written by `date` (day of November, time of day in ms): Due always a
+ *  day; Back a day but in record 21 (the last page); Early an instant in record 0 only; Mixed a
+ *  day, but a day written as text in record 13. */
+function record(i: number, date: (field: string, day: number, ms?: number) => string): Rec {
   return {
     ServiceRef: i,
     OwningCompanyCode: i % 5 === 1 && i < 12 ? 'TRV9' : 'TRV1',
-    Due: sent(1 + (i % 7)),
-    Back: i === 21 ? sent(3, HALF_PAST_TEN) : sent(2 + (i % 4)),
-    Early: i === 0 ? sent(9, HALF_PAST_TEN) : sent(10 + (i % 3)),
-    Mixed: i === 13 ? '2026-11-20' : sent(20 + (i % 2)),
-    Created: sent(1, i * 61_000 + 1_000),
+    Due: date('Due', 1 + (i % 7)),
+    Back: i === 21 ? date('Back', 3, HALF_PAST_TEN) : date('Back', 2 + (i % 4)),
+    Early: i === 0 ? date('Early', 9, HALF_PAST_TEN) : date('Early', 10 + (i % 3)),
+    Mixed: i === 13 ? '2026-11-20' : date('Mixed', 20 + (i % 2)),
+    Created: date('Created', 1, i * 61_000 + 1_000),
   };
 }
 
+/** Record i as the service sends it. */
+const sentRecord = (i: number) => record(i, (_field, day, ms) => sent(day, ms));
 /** What the server holds for record i: days where the whole field is days, instants elsewhere. */
-function heldRecord(i: number): Rec {
-  return {
-    ServiceRef: i,
-    OwningCompanyCode: i % 5 === 1 && i < 12 ? 'TRV9' : 'TRV1',
-    Due: isoDay(1 + (i % 7)),
-    Back: i === 21 ? instant(3, HALF_PAST_TEN) : instant(2 + (i % 4)),
-    Early: i === 0 ? instant(9, HALF_PAST_TEN) : instant(10 + (i % 3)),
-    Mixed: i === 13 ? '2026-11-20' : isoDay(20 + (i % 2)),
-    Created: instant(1, i * 61_000 + 1_000),
-  };
-}
+const heldRecord = (i: number) =>
+  record(i, (field, day, ms) => (DAY_FIELDS.has(field) ? isoDay(day) : instant(day, ms)));
 
 /** Pages of 4, answered later the earlier they are: the last pages arrive (and are walked) first. */
 async function serve(): Promise<HostileUpstream> {
