@@ -14,14 +14,18 @@ import { join } from 'node:path';
 import { quote, ReportsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { FolderKey } from './disk/folder-key.js';
+import { type FetchAgain, OtherSettingsError, PageCopy, type PageCopyInfo, readPageCopy } from './disk/page-copy.js';
 import { readSealedJson, readSealedRecords, writeSealedJson, writeSealedRecords } from './disk/sealed-file.js';
 import type { HeldResults, ResultInfo } from './held-results.js';
-import type { DropListener, NewResult, ResultPatch, ResultStore, StoredResult } from './store.js';
+import type { DropListener, KeptPages, NewResult, ResultPatch, ResultStore, StoredResult } from './store.js';
 
 /** What a `.meta` file holds: the result without its records, and how many records its `.data` has. */
 interface KeptMeta extends Omit<StoredResult, 'records'> {
   v: 1;
   recordCount: number;
+  /** Set when `.data` is the copy of the pages the records were fetched from (page-copy.ts);
+   *  else it holds the records. */
+  pages?: PageCopyInfo;
 }
 
 interface Kept {
@@ -65,6 +69,9 @@ export class DiskStore implements HeldResults {
   private readonly maxBytes: number;
   private readonly log: Logger;
   private readonly now: () => number;
+  /** How results kept as pages are fetched again (fetchPagesWith); without it, such a result
+   *  is dropped at its first use. */
+  private fetchAgain: FetchAgain | undefined;
   /** Results kept on disk, by id. */
   private readonly kept = new Map<string, Kept>();
   /** Reads of kept records in progress, so two first uses read once. */
@@ -107,10 +114,20 @@ export class DiskStore implements HeldResults {
     return this.memory.ttlMs;
   }
 
+  fetchPagesWith(fetch: FetchAgain): void {
+    this.fetchAgain = fetch;
+  }
+
+  /** A copy of the pages of a fetch about to run, for put() (NewResult.pages). */
+  pageCopy(): PageCopy {
+    return new PageCopy(this.folder, this.key);
+  }
+
   async put(input: NewResult): Promise<StoredResult> {
+    const { pages, ...held } = input;
     await this.ready;
-    const result = this.memory.put(input);
-    this.schedule(result, true);
+    const result = this.memory.put(held);
+    this.schedule(result, true, pages);
     return result;
   }
 
@@ -219,20 +236,26 @@ export class DiskStore implements HeldResults {
         const path = join(this.folder, `${stemOf(id)}.data`);
         let records: Record<string, unknown>[];
         try {
-          records = await readSealedRecords(path, this.key, `data:${id}`);
+          records = kept.meta.pages
+            ? await this.fetchFromPages(path, kept.meta, kept.meta.pages)
+            : await readSealedRecords(path, this.key, `data:${id}`);
           if (records.length !== kept.meta.recordCount)
             throw new Error(`it holds ${records.length} records, not ${kept.meta.recordCount}`);
         } catch (err) {
           this.log(`kept result ${id} (${kept.meta.report}) could not be read and is dropped: ${message(err)}`);
           this.forget(id);
+          const why =
+            err instanceof OtherSettingsError
+              ? `was made under other settings (${err.message})`
+              : 'could not be read (damaged)';
           throw new ReportsError(
             'not_found',
-            `No result ${quote(id)} is held: its copy kept on disk could not be read (damaged), so it was dropped. ` +
+            `No result ${quote(id)} is held: its copy kept on disk ${why}, so it was dropped. ` +
               `Run ${kept.meta.report} again for a new resultId.`,
             { goneOwner: kept.meta.owner },
           );
         }
-        const { v: _v, recordCount: _n, bytes: _b, recordBytes: _r, ...rest } = kept.meta;
+        const { v: _v, recordCount: _n, bytes: _b, recordBytes: _r, pages: _p, ...rest } = kept.meta;
         const result = this.memory.restore({ ...rest, records });
         this.used(id);
         return result;
@@ -242,10 +265,17 @@ export class DiskStore implements HeldResults {
     return reading;
   }
 
+  /** A result's records fetched again from the copy of its pages. */
+  private async fetchFromPages(path: string, meta: KeptMeta, copy: PageCopyInfo): Promise<Record<string, unknown>[]> {
+    if (!this.fetchAgain) throw new Error('its records are kept as pages, and this store cannot fetch them again');
+    const pages = await readPageCopy(path, this.key, copy.nonce);
+    return this.fetchAgain({ report: meta.report, query: meta.sentQuery, copy, pages });
+  }
+
   // ---- writing -------------------------------------------------------------------------------
 
   /** Writes `result` after what is already queued; a later version of it supersedes this one. */
-  private schedule(result: StoredResult, withRecords: boolean): void {
+  private schedule(result: StoredResult, withRecords: boolean, pages?: KeptPages): void {
     const version = (this.versions.get(result.id) ?? 0) + 1;
     this.versions.set(result.id, version);
     if (withRecords) this.owesRecords.add(result.id);
@@ -256,25 +286,39 @@ export class DiskStore implements HeldResults {
     // for 100 records) does not delay it.
     this.writes = this.writes
       .then(nextTurn)
-      .then(() => this.write(result, version, at))
-      .catch((err) => this.writeFailed(result, err));
+      .then(() => this.write(result, version, at, pages))
+      .catch((err) => {
+        void pages?.copy.abandon();
+        this.writeFailed(result, err);
+      });
   }
 
-  private async write(result: StoredResult, version: number, at: number): Promise<void> {
+  private async write(result: StoredResult, version: number, at: number, pages?: KeptPages): Promise<void> {
     const { id } = result;
     // Superseded by a later version, or dropped (expired, deleted) before its turn came.
-    if (this.versions.get(id) !== version) return;
+    if (this.versions.get(id) !== version) return pages?.copy.abandon();
     const stem = stemOf(id);
     const withRecords = this.owesRecords.has(id) || !this.kept.has(id);
     const dataPath = join(this.folder, `${stem}.data`);
     const metaPath = join(this.folder, `${stem}.meta`);
+    // Records not written again stay as they were kept: as records, or as pages.
+    const keptPages = withRecords ? undefined : this.kept.get(id)?.meta.pages;
     // From here the copy on disk is not this result's until both files are written.
     this.kept.delete(id);
-    const dataBytes = withRecords
-      ? await writeSealedRecords(dataPath, this.key, `data:${id}`, result.records)
-      : (await stat(dataPath)).size;
+    let dataBytes: number;
+    let copy: PageCopyInfo | undefined;
+    if (pages) {
+      const { copy: file, ...fetched } = pages;
+      const written = await file.finish(dataPath);
+      dataBytes = written.bytes;
+      copy = { ...fetched, nonce: written.nonce };
+    } else if (withRecords) dataBytes = await writeSealedRecords(dataPath, this.key, `data:${id}`, result.records);
+    else {
+      dataBytes = (await stat(dataPath)).size;
+      copy = keptPages;
+    }
     this.owesRecords.delete(id);
-    const meta = metaOf(result);
+    const meta = metaOf(result, copy);
     const metaBytes = await writeSealedJson(metaPath, this.key, `meta:${id}`, meta);
     const lastUsed = at;
     await utimes(metaPath, lastUsed / 1000, lastUsed / 1000);
@@ -441,9 +485,9 @@ function idOfStem(stem: string): string {
   return `r_${Buffer.from(stem, 'hex').toString('base64url')}`;
 }
 
-function metaOf(result: StoredResult): KeptMeta {
+function metaOf(result: StoredResult, pages: PageCopyInfo | undefined): KeptMeta {
   const { records, ...rest } = result;
-  const meta: KeptMeta = { v: 1, ...rest, recordCount: records.length };
+  const meta: KeptMeta = { v: 1, ...rest, recordCount: records.length, ...(pages ? { pages } : {}) };
   // With masking on, the parameters as sent may name a traveller: only the masked ones are
   // kept, and the result read back cannot be continued (docs/held-results.md).
   if (!sameQuery(result.query, result.sentQuery)) {
@@ -454,7 +498,7 @@ function metaOf(result: StoredResult): KeptMeta {
 }
 
 function infoOf(meta: KeptMeta): ResultInfo {
-  const { v: _v, recordCount: _n, ...info } = meta;
+  const { v: _v, recordCount: _n, pages: _p, ...info } = meta;
   return info;
 }
 

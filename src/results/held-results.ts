@@ -3,6 +3,7 @@
  * one interface, and the owner check every caller goes through.
  */
 import { ReportsError } from '../errors.js';
+import type { FetchAgain, PageCopy } from './disk/page-copy.js';
 import type { DropListener, NewResult, ResultPatch, StoredResult } from './store.js';
 import { resultNotFound } from './store.js';
 
@@ -25,6 +26,11 @@ export interface HeldResults {
   setExternalBytes?(id: string, bytes: number): void;
   /** In-process stores: told of every result dropped, so its SQL tables go with it. */
   onDropped?(listener: DropListener): void;
+  /** A store that keeps results on disk: a copy of the pages of a fetch about to run, which
+   *  put() then keeps in place of the records (NewResult.pages). */
+  pageCopy?(): PageCopy;
+  /** With pageCopy: how a result kept as its pages is fetched again from them. */
+  fetchPagesWith?(fetch: FetchAgain): void;
 }
 
 /** One owner's view of the store: their results only. */

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { quote, ReportsError } from '../errors.js';
 import type { Interval } from '../upstream/paging/intervals.js';
 import { Compactor, compactRecords, listBytes } from '../upstream/record-memory.js';
+import type { PageCopy, PageCopyInfo } from './disk/page-copy.js';
 import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {
@@ -57,9 +58,17 @@ export type NewResult = Omit<
   /** Heap bytes of `records` when the caller measured them as they were fetched (record-memory.ts,
    *  the list of them excluded); else they are measured here (and their short strings shared). */
   recordBytes?: number;
+  /** The pages the records were fetched from, copied as they came (DiskStore.pageCopy): a
+   *  store that keeps results on disk keeps them so; any other store drops the copy. */
+  pages?: KeptPages;
 };
 /** `recordBytes` goes with `records` only (else they are measured here). */
-export type ResultPatch = Partial<Omit<NewResult, 'summary'>>;
+export type ResultPatch = Partial<Omit<NewResult, 'summary' | 'pages'>>;
+
+/** A copy of a result's pages, and what fetching its records again from it needs. */
+export interface KeptPages extends Omit<PageCopyInfo, 'nonce'> {
+  copy: PageCopy;
+}
 
 /** Why a result left the store: evicted ('budget', 'expired') or delete()d. */
 export type DropReason = EvictionReason | 'deleted';
@@ -314,10 +323,12 @@ function newResultId(): string {
 
 /** A new held result: its id, table name, times, size and summary (the page-by-page one when given). */
 export function newStoredResult(input: NewResult, now: number, table: string): StoredResult {
+  const { pages, ...held } = input;
+  void pages?.copy.abandon();
   const recordBytes = input.recordBytes ?? compactRecords(input.records);
   const summary = input.summary ?? summarize(input.records, { report: input.report });
   return {
-    ...input,
+    ...held,
     id: newResultId(),
     table,
     createdAt: now,

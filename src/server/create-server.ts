@@ -12,6 +12,7 @@ import { registerPrompts } from './prompts.js';
 import { registerReportTools } from './report-tools.js';
 import { registerResultResources } from './resources.js';
 import { registerResultTools } from './result-tools.js';
+import { fetchKeptReport } from './run-report.js';
 import type { RunningRequests } from './running-requests.js';
 import type { Runtime } from './runtime.js';
 import { registerSqlTool } from './sql-tool.js';
@@ -115,6 +116,8 @@ export interface ServerOptions {
 export function createServer(shared: Runtime, options: ServerOptions = {}): McpServer {
   const server = new BoundedMcpServer(shared, options.routing);
   const rt: Runtime = { ...shared, cancelledByClient: (id) => server.cancelled.has(id) };
+  // Results kept on disk as their pages are fetched again from them by the runtime's own fetch.
+  shared.store.fetchPagesWith?.((kept) => fetchKeptReport(shared, kept));
   registerReportTools(server, rt);
   registerResultTools(server, rt);
   registerSqlTool(server, rt);

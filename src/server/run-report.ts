@@ -1,15 +1,21 @@
+import { findTransaction } from '../catalog/transactions.js';
 import type { TransactionDef } from '../catalog/types.js';
+import type { Config } from '../config.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
+import { OtherSettingsError, type PageCopy, type PagesToFetch } from '../results/disk/page-copy.js';
 import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { inHouseNoteOf } from '../results/nights-window.js';
 import { PageSummary } from '../results/page-summary.js';
 import { notePaths } from '../results/paths.js';
 import type { StoredResult } from '../results/store.js';
 import { summarize } from '../results/summarize.js';
+import type { PageSource } from '../upstream/client.js';
+import { KeptPages } from '../upstream/kept-pages.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
 import { Compactor, compactRecords } from '../upstream/record-memory.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
@@ -25,6 +31,8 @@ export interface RunOptions {
   countValues?: boolean;
   /** With countValues: hold days as they are walked (FetchRequest.heldDays). */
   heldDays?: boolean;
+  /** Records a page asks for; default REPORTS_PAGE_SIZE. */
+  pageSize?: number;
 }
 
 /** What fetchRecords answers: the records (unmasked, within the pinned scope) and how complete. */
@@ -48,7 +56,7 @@ export async function fetchRecords(
   opts: RunOptions,
 ): Promise<FetchedRecords> {
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
-  const outcome = await fetchFor(rt, def, query, opts, undefined, (_offset, page) => scope.keep(page));
+  const outcome = await fetchFor(rt, def, query, opts, { onPage: (_offset, page) => scope.keep(page) });
   return {
     records: outcome.pages.flatMap((p) => p.records),
     totalRecords: outcome.totalRecords,
@@ -66,11 +74,33 @@ export async function runReport(
   opts: RunOptions,
 ): Promise<StoredResult> {
   const started = Date.now();
-  const fetched = await fetchSummarised(rt, def, query, opts);
+  // Kept on disk as the pages the service sent (DiskStore.pageCopy), when they alone give the
+  // records held: every one as walked (not masked, none cut by the pinned scope).
+  const copy = rt.store.pageCopy?.();
+  let fetched: Awaited<ReturnType<typeof fetchSummarised>>;
+  try {
+    fetched = await fetchSummarised(rt, def, query, opts, rt.upstream, copy);
+  } catch (err) {
+    void copy?.abandon();
+    throw err;
+  }
   const { outcome, records } = fetched;
+  const pageSize = opts.pageSize ?? rt.config.pageSize;
+  const pages =
+    copy?.whole && fetched.asWalked
+      ? {
+          copy,
+          pageSize,
+          maxRecords: opts.maxRecords,
+          settings: keptPagesSettings(rt.config),
+          identities: outcome.identities,
+        }
+      : undefined;
+  if (copy && !pages) void copy.abandon();
   // Held as walked: the walk's keys are the records' paths (query_report reads them).
   if (fetched.asWalked && outcome.flatKeys) notePaths(records, outcome.flatKeys);
   const stored = await rt.results.put({
+    ...(pages ? { pages } : {}),
     report: def.tool,
     source: rt.source,
     // The echo too: PaxSurname and the like carry traveller names.
@@ -113,7 +143,14 @@ export async function runReport(
  * flight), and the finished summary. Its own function so that the summary's working tables
  * are out of reach once it returns, before the collection that follows a large put.
  */
-async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<string, string>, opts: RunOptions) {
+async function fetchSummarised(
+  rt: Runtime,
+  def: TransactionDef,
+  query: Record<string, string>,
+  opts: RunOptions,
+  source: PageSource = rt.upstream,
+  copy?: PageCopy,
+) {
   let summary = new PageSummary();
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
   let learnt: number | undefined;
@@ -137,21 +174,24 @@ async function fetchSummarised(rt: Runtime, def: TransactionDef, query: Record<s
     def,
     query,
     { ...opts, countValues, heldDays },
-    undefined,
-    (offset, page, counted) => {
-      const kept = rt.redact.records(scope.keep(page));
-      if (kept !== page && !compactor) {
-        asWalked = false;
-        // Masked copies have the layout of the parsed records they copy (results/pii.ts).
-        compactor = new Compactor(true);
-        for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
-        walkedPages = [];
-      }
-      if (compactor) for (const r of kept) compactor.record(r);
-      else walkedPages.push(kept);
-      learnt ??= rt.redact.learnt();
-      summary.page(offset, kept, kept === page ? counted : undefined);
-      return kept;
+    {
+      source,
+      onWire: copy && ((offset, wire) => copy.add(offset, wire)),
+      onPage: (offset, page, counted) => {
+        const kept = rt.redact.records(scope.keep(page));
+        if (kept !== page && !compactor) {
+          asWalked = false;
+          // Masked copies have the layout of the parsed records they copy (results/pii.ts).
+          compactor = new Compactor(true);
+          for (const earlier of walkedPages) for (const r of earlier) compactor.record(r);
+          walkedPages = [];
+        }
+        if (compactor) for (const r of kept) compactor.record(r);
+        else walkedPages.push(kept);
+        learnt ??= rt.redact.learnt();
+        summary.page(offset, kept, kept === page ? counted : undefined);
+        return kept;
+      },
     },
   );
   walkedPages = [];
@@ -199,6 +239,52 @@ function concatPages(pages: readonly { records: Record<string, unknown>[] }[]): 
 }
 
 /**
+ * What decides the records a report holds besides its pages: this server's version (how it
+ * decodes, what it derives) and the pinned scope; masking is off for every result kept as its
+ * pages (runReport). A copy kept under other settings is not fetched again from.
+ */
+export function keptPagesSettings(config: Config): string {
+  return JSON.stringify({
+    version: PACKAGE_VERSION,
+    REPORTS_OWNING_COMPANY_CODES: config.owningCompanyCodes ?? [],
+    REPORTS_REDACT_PII: config.redactPii,
+  });
+}
+
+/**
+ * A report's records fetched again from the pages kept on disk (DiskStoreOptions.fetchAgain):
+ * the same fetch as runReport's, the kept pages answering in place of the service, with the
+ * page size and cap it ran with. Its records, and their bytes as walked, are what it held.
+ */
+export async function fetchKeptReport(rt: Runtime, kept: PagesToFetch) {
+  const now = keptPagesSettings(rt.config);
+  if (kept.copy.settings !== now) throw new OtherSettingsError(changedSettings(kept.copy.settings, now));
+  const def = findTransaction(kept.report);
+  if (!def) throw new Error(`no report is named ${kept.report}`);
+  const opts = { maxRecords: kept.copy.maxRecords, pageSize: kept.copy.pageSize, budgetMs: KEPT_FETCH_MS };
+  const fetched = await fetchSummarised(rt, def, kept.query, opts, new KeptPages(kept.pages));
+  if (!fetched.asWalked || fetched.outcome.identities !== kept.copy.identities)
+    throw new Error('fetched again from its pages, it holds other records than it held');
+  return fetched.records;
+}
+
+/** Pages kept are read from memory: no fetch again from them comes near this. */
+const KEPT_FETCH_MS = 3_600_000;
+
+/** Which of the settings differ, said as `name then, now`. */
+function changedSettings(then: string, now: string): string {
+  const before = JSON.parse(then) as Record<string, unknown>;
+  const after = JSON.parse(now) as Record<string, unknown>;
+  return Object.keys(after)
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .map(
+      (k) =>
+        `${k === 'version' ? 'server version' : k} ${JSON.stringify(before[k])} then, ${JSON.stringify(after[k])} now`,
+    )
+    .join('; ');
+}
+
+/**
  * Fetches only what an incomplete result is missing (the gaps between held intervals, up to
  * the cap) and updates the same resultId. Records stay in upstream order.
  */
@@ -212,14 +298,10 @@ export async function continueReport(
   // read: nothing is missing to fetch (its notes say to run the report again).
   if (stored.complete || (stored.totalRecords !== null && coversAll(stored.held, stored.totalRecords))) return stored;
   const scope = new ScopeFilter(rt.config.owningCompanyCodes);
-  const outcome = await fetchFor(
-    rt,
-    def,
-    stored.sentQuery,
-    opts,
-    { intervals: stored.held, totalRecords: stored.totalRecords },
-    (_offset, page) => rt.redact.records(scope.keep(page)),
-  );
+  const outcome = await fetchFor(rt, def, stored.sentQuery, opts, {
+    held: { intervals: stored.held, totalRecords: stored.totalRecords },
+    onPage: (_offset, page) => rt.redact.records(scope.keep(page)),
+  });
   const heldPages = splitHeld(stored.records, stored.held);
   let asWalked = true;
   const newPages = outcome.pages.map((p) => {
@@ -262,22 +344,27 @@ function nightsNote(def: TransactionDef, query: Record<string, string>): string[
   return note ? [note] : [];
 }
 
+/** Where a fetch's pages come from, what it continues, and what it does with each page. */
+interface FetchParts extends Pick<FetchRequest, 'held' | 'onPage' | 'onWire'> {
+  /** Default: the service (rt.upstream). */
+  source?: PageSource;
+}
+
 async function fetchFor(
   rt: Runtime,
   def: TransactionDef,
   query: Record<string, string>,
   opts: RunOptions,
-  held?: FetchRequest['held'],
-  onPage?: FetchRequest['onPage'],
+  { source = rt.upstream, held, onPage, onWire }: FetchParts = {},
 ) {
   const deriver = await deriverFor(def.answer.meaning, query);
-  const outcome = await fetchReport(rt.upstream, {
+  const outcome = await fetchReport(source, {
     prepare: deriver?.apply,
     path: def.path,
     query,
     envelope: def.envelope,
     paged: def.marks.paging,
-    pageSize: rt.config.pageSize,
+    pageSize: opts.pageSize ?? rt.config.pageSize,
     maxRecords: opts.maxRecords,
     budgetMs: opts.budgetMs ?? rt.config.callBudgetMs,
     signal: opts.signal,
@@ -286,6 +373,7 @@ async function fetchFor(
     heldDays: opts.heldDays,
     held,
     onPage,
+    onWire,
   });
   return { ...outcome, derived: deriver?.fields ?? [] };
 }

@@ -90,7 +90,9 @@ export class ScopeFilter {
     if (!pinned?.length) return records;
     const kept = records.filter((r) => isInScope(r, pinned));
     this.dropped += records.length - kept.length;
-    return kept;
+    // The page itself when nothing is dropped (the service filtered): its records are then held,
+    // counted and measured as the fetch walked them (run-report.ts).
+    return kept.length === records.length ? records : kept;
   }
 
   notes(): string[] {

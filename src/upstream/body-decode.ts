@@ -7,7 +7,14 @@
  * Content-Encoding says, is an error naming the encoding.
  */
 import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import {
+  brotliDecompressSync,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  gunzipSync,
+  inflateSync,
+} from 'node:zlib';
 import { ReportsError } from '../errors.js';
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -19,9 +26,27 @@ const DECODERS: Record<string, () => Transform> = {
   br: createBrotliDecompress,
 };
 
+/** A body as the service sent it, still compressed: a page kept on disk as it came
+ *  (results/disk/page-copy.ts) and decoded again when it is read back (decodeWire). */
+export interface WireBody {
+  /** The Content-Encoding, as the service wrote it (never ''). */
+  encoding: string;
+  bytes: Buffer;
+}
+
+/** Decoders of one whole body, for decodeWire. */
+const WHOLE_DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
 export interface DecodedBody {
   /** The decoded bytes as they come. */
   chunks: AsyncIterable<Uint8Array>;
+  /** With `keepWire`, once the body is read: its bytes as sent, when it was compressed. */
+  wire(): WireBody | undefined;
   /** The Content-Encoding as the service wrote it ('' for none). */
   encoding: string;
   /** The error of a decoder, when the body was not what its encoding says. */
@@ -43,8 +68,18 @@ export function codings(contentEncoding: string | undefined): string[] {
     .filter((c) => c !== '' && c !== 'identity');
 }
 
-/** The body decoded by its Content-Encoding; throws (before reading anything) for an unknown encoding. */
-export function decodeBody(body: Readable, contentEncoding: string | undefined, path: string): DecodedBody {
+/**
+ * The body decoded by its Content-Encoding; throws (before reading anything) for an unknown
+ * encoding. With `keepWire`, a compressed body's bytes as sent are gathered too (DecodedBody.wire):
+ * a tenth or so of what they decode to, where a copy of the decoded ones would cost as much
+ * again to compress.
+ */
+export function decodeBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  path: string,
+  keepWire = false,
+): DecodedBody {
   const encoding = (contentEncoding ?? '').trim();
   const applied = codings(contentEncoding);
   const unknown = applied.find((c) => !DECODERS[c]);
@@ -58,7 +93,7 @@ export function decodeBody(body: Readable, contentEncoding: string | undefined, 
       { path },
     );
   }
-  if (applied.length === 0) return { chunks: body, encoding: '', decodeError: () => undefined };
+  if (applied.length === 0) return { chunks: body, encoding: '', wire: () => undefined, decodeError: () => undefined };
   let failed: Error | undefined;
   // The last coding applied is the first to undo.
   const decoders = applied.reverse().map((c) => {
@@ -79,12 +114,32 @@ export function decodeBody(body: Readable, contentEncoding: string | undefined, 
       for (const other of streams) if (other !== s) other.destroy(err);
     });
   }
+  // Beside the pipe, in the same turn: both see every chunk (pipe still pauses the body).
+  const sent: Buffer[] = [];
+  if (keepWire) body.on('data', (chunk: Buffer) => sent.push(chunk));
   // A body destroyed before its end (a bound reached: discard) takes the decoders with it,
   // their zlib state freed now rather than when they are collected.
   body.once('close', () => {
     if (!body.readableEnded) for (const d of decoders) d.destroy();
   });
-  return { chunks: streams[streams.length - 1], encoding, decodeError: () => failed };
+  return {
+    chunks: streams[streams.length - 1],
+    encoding,
+    wire: () => (keepWire && body.readableEnded ? { encoding, bytes: Buffer.concat(sent) } : undefined),
+    decodeError: () => failed,
+  };
+}
+
+/** A kept body (WireBody) decoded whole, as decodeBody decodes it as it comes. */
+export function decodeWire(wire: WireBody): Buffer {
+  let bytes = wire.bytes;
+  for (const c of codings(wire.encoding).reverse()) {
+    const decode = WHOLE_DECODERS[c];
+    if (!decode)
+      throw new Error(`a kept page has Content-Encoding "${wire.encoding.slice(0, 60)}", not one this server decodes`);
+    bytes = decode(bytes);
+  }
+  return bytes;
 }
 
 /** The error for a body that is not what its Content-Encoding says (truncated, or not compressed). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { cancelledError, ReportsError } from '../errors.js';
-import { ACCEPT_ENCODING, decodeBody, discard, tooLarge, undecodable } from './body-decode.js';
+import { ACCEPT_ENCODING, decodeBody, discard, tooLarge, undecodable, type WireBody } from './body-decode.js';
 import { readBody } from './body-text.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
@@ -50,10 +50,22 @@ export interface PageRequest {
   deadline?: number;
   /** The budget the deadline came from, for messages. */
   budgetMs?: number;
+  /** Answer the page's body as sent too (PageAnswer.wire). */
+  keepWire?: boolean;
 }
 
 export interface PageAnswer extends ParsedPage {
   attempts: number;
+  /** With keepWire: the body as sent, when it was compressed and held nothing redacted (no
+   *  echo of the key or a signature), so that decoding and parsing it again gives this page. */
+  wire?: WireBody;
+}
+
+/** Where a fetch gets its pages: the service (UpstreamClient), or pages kept (upstream/kept-pages.ts). */
+export interface PageSource {
+  /** How many requests are sent at once. */
+  readonly limiter: { readonly limit: number };
+  getPage(req: PageRequest): Promise<PageAnswer>;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
@@ -74,7 +86,7 @@ function loadUndici(): Promise<typeof import('./undici-parts.js')> {
  * a timeout per request, retries with exponential backoff and jitter, each retry signed
  * afresh. Keep-alive connections through one undici Agent per client (one per process).
  */
-export class UpstreamClient {
+export class UpstreamClient implements PageSource {
   /** Created with the first request (see loadUndici). */
   private dispatcher?: Promise<Dispatcher>;
   private readonly ownsDispatcher: boolean;
@@ -144,7 +156,7 @@ export class UpstreamClient {
   }
 
   /** One signed request; throws a ReportsError for every failure. */
-  private async attempt(req: PageRequest): Promise<ParsedPage> {
+  private async attempt(req: PageRequest): Promise<ParsedPage & { wire?: WireBody }> {
     if (req.signal?.aborted) throw cancelledError(req.signal);
     const remaining = req.deadline === undefined ? Infinity : req.deadline - Date.now();
     if (remaining <= 0) throw budgetError(req.path, req.budgetMs ?? 0);
@@ -175,7 +187,7 @@ export class UpstreamClient {
     try {
       let answer: HttpAnswer;
       try {
-        answer = await this.send(url, this.now(), controller.signal);
+        answer = await this.send(url, this.now(), controller.signal, req.keepWire);
       } catch (err) {
         throw fail(err);
       }
@@ -186,7 +198,8 @@ export class UpstreamClient {
       if (answer.status < 200 || answer.status >= 300)
         throw errorFromStatus(answer, req.path, this.now(), this.secrets);
       if (answer.json === undefined) throw malformedBody(answer, req.path, this.secrets);
-      return parseEnvelope(answer.json, req.envelope, req.path);
+      const page = parseEnvelope(answer.json, req.envelope, req.path);
+      return answer.wire ? { ...page, wire: answer.wire } : page;
     } catch (err) {
       throw fail(err);
     } finally {
@@ -221,7 +234,7 @@ export class UpstreamClient {
    * an upstream that echoes the request (debug pages, verbose errors) must not carry the key
    * or this request's signature into any message.
    */
-  private async send(url: string, now: Date, signal: AbortSignal): Promise<HttpAnswer> {
+  private async send(url: string, now: Date, signal: AbortSignal, keepWire = false): Promise<HttpAnswer> {
     const headers: Record<string, string> = {
       ...signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now }),
       'Accept-Encoding': ACCEPT_ENCODING,
@@ -236,9 +249,9 @@ export class UpstreamClient {
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     const path = new URL(url).pathname;
     const encodings = res.headers['content-encoding'];
-    const decoded = decodeBody(res.body, Array.isArray(encodings) ? encodings.join(', ') : encodings, path);
+    const decoded = decodeBody(res.body, Array.isArray(encodings) ? encodings.join(', ') : encodings, path, keepWire);
     const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    let body: { bodyText?: string; json: unknown };
+    let body: { bodyText?: string; json: unknown; clean: boolean };
     try {
       body = await readBody(decoded.chunks, (bytes) => this.bodyOf(bytes, ok), {
         maxBytes,
@@ -251,12 +264,16 @@ export class UpstreamClient {
       if (failed && !(err instanceof ReportsError)) throw undecodable(path, decoded.encoding, failed);
       throw err;
     }
+    const { clean, ...read } = body;
+    // Kept only when parsing the bytes again gives this page: nothing in them was redacted.
+    const wire = ok && clean ? decoded.wire() : undefined;
     return {
       status: res.statusCode,
       contentType: header('content-type') ?? '',
       date: header('date'),
       retryAfter: header('retry-after'),
-      ...body,
+      ...read,
+      ...(wire ? { wire } : {}),
     };
   }
 
@@ -265,17 +282,17 @@ export class UpstreamClient {
    * large successful page that holds nothing to redact is parsed in pieces and has no text
    * (json-pieces.ts): only failures read it.
    */
-  private bodyOf(bytes: Buffer, ok: boolean): { bodyText?: string; json: unknown } {
+  private bodyOf(bytes: Buffer, ok: boolean): { bodyText?: string; json: unknown; clean: boolean } {
     const mayHoldEcho = this.echoes.mayHoldEcho(bytes);
     if (ok && !mayHoldEcho) {
       const json = parseInPieces(bytes);
-      if (json !== undefined) return { json };
+      if (json !== undefined) return { json, clean: true };
     }
     const bodyText = this.echoes.text(bytes, mayHoldEcho);
     try {
-      return { bodyText, json: JSON.parse(bodyText) };
+      return { bodyText, json: JSON.parse(bodyText), clean: !mayHoldEcho };
     } catch {
-      return { bodyText, json: undefined };
+      return { bodyText, json: undefined, clean: false };
     }
   }
 

@@ -10,7 +10,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { cancelledError } from '../errors.js';
-import type { UpstreamClient } from './client.js';
+import type { PageSource } from './client.js';
 import { fetchConcurrently } from './paging/concurrent.js';
 import { coveredCount, firstGapLength, firstGapStart, type Interval, mergeIntervals } from './paging/intervals.js';
 import { takeOneAnswer } from './paging/one-answer.js';
@@ -21,7 +21,7 @@ import { PageWalk } from './paging/walk.js';
 export type { FetchedPage, Interval } from './paging/intervals.js';
 export type { CountedPage, FetchOutcome, FetchRequest } from './paging/types.js';
 
-export async function fetchReport(client: UpstreamClient, req: FetchRequest): Promise<FetchOutcome> {
+export async function fetchReport(client: PageSource, req: FetchRequest): Promise<FetchOutcome> {
   const deadline = Date.now() + req.budgetMs;
   // One call-wide signal linked to the caller's: every queued page listens to it, so it may
   // have many listeners (Node warns past 10); the caller's own signal gets just one.
@@ -104,6 +104,7 @@ function outcome(walk: PageWalk, total: number | null): FetchOutcome {
     notes,
     requests: walk.requests,
     heldBytes: walk.pass.memory.bytes,
+    identities: walk.identities,
     ...(walk.pass.counting ? { values: walk.pass.values } : {}),
     ...(walk.pass.heldDays ? { dayFields: walk.pass.dayFields, daysWrittenBack: walk.daysWrittenBack } : {}),
     ...(walk.pass.nested ? {} : { flatKeys: walk.pass.topKeys }),

@@ -97,6 +97,7 @@ describe('paging', () => {
       notes: [],
       requests: 1,
       heldBytes: 0,
+      identities: 0,
       // No record, so none holds a list or object: no field path either.
       flatKeys: [],
     });

@@ -34,7 +34,6 @@ const MAGIC = Buffer.from('TRM2', 'latin1');
 const MAGIC_GZIP = Buffer.from('TRM1', 'latin1');
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const HEADER_BYTES = MAGIC.length + NONCE_BYTES;
 /** Records per line of a data file. */
 const BATCH = 1_000;
 /**
@@ -123,12 +122,12 @@ function writeWhole(path: string, key: Buffer, role: string, plain: Buffer): Pro
   return writeAtomically(path, (tmp) => writeFile(tmp, file, { flag: 'wx', mode: 0o600 }).then(() => file.length));
 }
 
-/** A file's header (a fresh nonce) and the cipher of its contents. */
-function sealer(key: Buffer, role: string) {
+/** A file's header (`magic`, a fresh nonce) and the cipher of its contents. */
+export function sealer(key: Buffer, role: string, magic: Buffer = MAGIC) {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(role, 'utf8'));
-  return { header: Buffer.concat([MAGIC, nonce]), cipher };
+  return { header: Buffer.concat([magic, nonce]), nonce, cipher };
 }
 
 /** Header, ciphertext of every chunk, tag. */
@@ -147,20 +146,31 @@ async function* seal(key: Buffer, role: string, source: AsyncIterable<Buffer>) {
 /** The plaintext of a sealed file, authenticated, and whether it is gzip (a TRM1 file);
  *  throws SealedFileError otherwise. */
 function open(file: Buffer, key: Buffer, role: string): { plain: Buffer; gzip: boolean } {
-  const magic = file.subarray(0, MAGIC.length);
-  const gzip = magic.equals(MAGIC_GZIP);
-  if (file.length < HEADER_BYTES + TAG_BYTES || !(gzip || magic.equals(MAGIC)))
+  const gzip = file.subarray(0, MAGIC.length).equals(MAGIC_GZIP);
+  return { plain: unseal(file, key, role, gzip ? MAGIC_GZIP : MAGIC), gzip };
+}
+
+/** The plaintext of a file sealed (see sealer) behind `magic`, authenticated; throws
+ *  SealedFileError otherwise. */
+export function unseal(file: Buffer, key: Buffer, role: string, magic: Buffer): Buffer {
+  if (file.length < magic.length + NONCE_BYTES + TAG_BYTES || !file.subarray(0, magic.length).equals(magic))
     throw new SealedFileError(`it is not a sealed result file (${file.length} bytes)`);
-  const decipher = createDecipheriv('aes-256-gcm', key, file.subarray(MAGIC.length, HEADER_BYTES));
+  const headerBytes = magic.length + NONCE_BYTES;
+  const decipher = createDecipheriv('aes-256-gcm', key, nonceOf(file, magic));
   decipher.setAAD(Buffer.from(role, 'utf8'));
   decipher.setAuthTag(file.subarray(file.length - TAG_BYTES));
-  const body = decipher.update(file.subarray(HEADER_BYTES, file.length - TAG_BYTES));
+  const body = decipher.update(file.subarray(headerBytes, file.length - TAG_BYTES));
   try {
     decipher.final();
   } catch {
     throw new SealedFileError('it does not authenticate (another key, damaged or cut short)');
   }
-  return { plain: body, gzip };
+  return body;
+}
+
+/** The nonce of a file sealed behind `magic`. */
+export function nonceOf(file: Buffer, magic: Buffer): Buffer {
+  return file.subarray(magic.length, magic.length + NONCE_BYTES);
 }
 
 /**

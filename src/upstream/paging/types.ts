@@ -1,3 +1,4 @@
+import type { WireBody } from '../body-decode.js';
 import type { EnvelopeKind } from '../envelope.js';
 import type { FetchedPage, Interval } from './intervals.js';
 import type { ValueCounts } from './value-counts.js';
@@ -40,6 +41,9 @@ export interface FetchRequest {
    *  is done before the last page rather than after it. `counted` when countValues: the
    *  page's values are in the counts, unless other records are returned for it. */
   onPage?: (offset: number, records: Record<string, unknown>[], counted?: CountedPage) => Record<string, unknown>[];
+  /** Called with each accepted page's body as the service sent it (PageAnswer.wire; undefined
+   *  when it cannot be kept), after onPage: a copy of the pages to fetch them again from. */
+  onWire?: (offset: number, wire: WireBody | undefined) => void;
 }
 
 export interface FetchOutcome {
@@ -56,6 +60,9 @@ export interface FetchOutcome {
    *  strings shared among them: the results budget's measure of them, unless a page's
    *  records were replaced afterwards (onPage returning other records). */
   heldBytes: number;
+  /** The accepted records' identities as sent, added up (PageWalk.identities): which records
+   *  they are, in any order. */
+  identities: number;
   /** With countValues: every top-level value of the pages kept as walked, counted. */
   values?: ValueCounts;
   /** With heldDays: the top-level fields whose every value walked is held as a day. */

@@ -4,7 +4,8 @@
  * strategy keeps passes through accept(), the one place per-page checks and work belong.
  */
 import { quote, ReportsError } from '../../errors.js';
-import type { PageAnswer, UpstreamClient } from '../client.js';
+import type { WireBody } from '../body-decode.js';
+import type { PageAnswer, PageSource } from '../client.js';
 import { DAY_LENGTH, MAX_RECORD_DEPTH, MIDNIGHT_UTC } from '../service-date.js';
 import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
@@ -52,9 +53,14 @@ export class PageWalk {
   private skipped = { pages: 0, records: 0 };
   /** Whether a field held as days was written back as instants (writeBackInstants). */
   daysWrittenBack = false;
+  /** The identities of every record accepted, added modulo 2^52: the same for the same records
+   *  whatever order their pages came in (FetchOutcome.identities). */
+  identities = 0;
+  /** With FetchRequest.onWire: each page's body as sent (or undefined), by offset, until accepted. */
+  private readonly wires = new Map<number, WireBody | undefined>();
 
   constructor(
-    private readonly client: UpstreamClient,
+    private readonly client: PageSource,
     readonly req: FetchRequest,
     private readonly deadline: number,
     readonly signal: AbortSignal,
@@ -81,8 +87,10 @@ export class PageWalk {
       signal: this.signal,
       deadline: this.deadline,
       budgetMs: req.budgetMs,
+      ...(req.onWire ? { keepWire: true } : {}),
     });
     this.requests += page.attempts;
+    if (req.onWire) this.wires.set(interval.offset, page.wire);
     return page;
   }
 
@@ -131,6 +139,10 @@ export class PageWalk {
     const { pass } = this;
     const counted = pass.counting ? { nested: pass.values.pageHasNested } : undefined;
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept, counted) : kept;
+    if (this.req.onWire) {
+      this.req.onWire(interval.offset, this.wires.get(interval.offset));
+      this.wires.delete(interval.offset);
+    }
     // Records replaced or dropped (masked, out of the pinned scope) are not the ones counted.
     if (held !== kept && pass.counting) pass.values.uncountPage();
     // A page that keeps fewer records (out of the pinned scope) still covers its positions.
@@ -167,6 +179,7 @@ export class PageWalk {
       prepare?.(r);
       // The record's one walk (depth, dates, memory) also gives its identity as sent.
       const id = this.pass.record(r);
+      this.identities = (this.identities + (id % IDENTITY_MODULUS)) % IDENTITY_MODULUS;
       if (this.pass.leftDays.length) this.writeBackInstants(records, i);
       const where = seen.getOrSet(id, offset);
       // Set at once: a later record of this page identical to this one finds its own offset.
@@ -290,6 +303,9 @@ export class PageWalk {
     });
   }
 }
+
+/** Identities (a record's 53-bit hash as sent) add up modulo this: each sum is under 2^53, exact. */
+const IDENTITY_MODULUS = 2 ** 52;
 
 /** Short pages named one by one in the notes; beyond them they are counted in one note. */
 const SHORT_PAGES_NAMED = 3;

@@ -1,0 +1,87 @@
+/**
+ * Copies of a result's pages (src/results/disk/page-copy.ts) on a real temporary folder: pages
+ * added as they come are read back by Offset exactly as sent, only with their key and the nonce
+ * the result's description names; a page that cannot be kept, or an abandoned copy, leaves no
+ * file behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageCopy, readPageCopy } from '../../src/results/disk/page-copy.js';
+import { SealedFileError } from '../../src/results/disk/sealed-file.js';
+import { decodeWire } from '../../src/upstream/body-decode.js';
+
+let dir: string;
+const key = randomBytes(32);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'page-copy-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A page's JSON as a service sends it, distinct per Offset. */
+function page(offset: number): string {
+  const records = Array.from({ length: 3 }, (_, i) => ({ RecordLocator: `L${offset + i}`, Passengers: 'NÚÑEZ/JOSÉ' }));
+  return JSON.stringify({ ResponseMetadata: { Success: true }, ResponseReport: records });
+}
+
+/** The folder's files, temporary ones included. */
+async function files(folder: string): Promise<string[]> {
+  return (await readdir(folder)).sort();
+}
+
+describe('a copy of the pages of a fetch', () => {
+  it('reads back every page by Offset, decoding as sent (gzip, br, both), only with its key and nonce', async () => {
+    const folder = await mkdtemp(join(dir, 'whole-'));
+    const copy = new PageCopy(folder, key);
+    const sent = [
+      { offset: 200, wire: { encoding: 'gzip', bytes: gzipSync(page(200)) } },
+      { offset: 0, wire: { encoding: 'br', bytes: brotliCompressSync(page(0)) } },
+      { offset: 100, wire: { encoding: 'gzip, br', bytes: brotliCompressSync(gzipSync(page(100))) } },
+    ];
+    for (const p of sent) copy.add(p.offset, p.wire);
+    expect(copy.whole).toBe(true);
+    const path = join(folder, 'r.data');
+    const { bytes, nonce } = await copy.finish(path);
+    expect(await files(folder)).toEqual(['r.data']);
+    const file = await readFile(path);
+    expect(file.length).toBe(bytes);
+    expect(file.subarray(0, 4).toString('latin1')).toBe('TRP1');
+    expect(file.includes(Buffer.from('RecordLocator'))).toBe(false);
+
+    const pages = await readPageCopy(path, key, nonce);
+    expect([...pages.keys()]).toEqual([200, 0, 100]);
+    for (const p of sent) {
+      expect(pages.get(p.offset)).toEqual(p.wire);
+      expect(decodeWire(pages.get(p.offset)!).toString('utf8')).toBe(page(p.offset));
+    }
+
+    await expect(readPageCopy(path, randomBytes(32), nonce)).rejects.toThrow(SealedFileError);
+    await expect(readPageCopy(path, key, '00'.repeat(12))).rejects.toThrow('the copy of the pages of another result');
+    const flipped = Buffer.from(file);
+    flipped[flipped.length >> 1] ^= 0x01;
+    await writeFile(path, flipped);
+    await expect(readPageCopy(path, key, nonce)).rejects.toThrow('it does not authenticate');
+  });
+
+  it('a page that cannot be kept spoils the copy; an abandoned copy leaves no file', async () => {
+    const folder = await mkdtemp(join(dir, 'spoiled-'));
+    const copy = new PageCopy(folder, key);
+    copy.add(0, { encoding: 'gzip', bytes: gzipSync(page(0)) });
+    copy.add(100, undefined);
+    copy.add(200, { encoding: 'gzip', bytes: gzipSync(page(200)) });
+    expect(copy.whole).toBe(false);
+    await expect(copy.finish(join(folder, 'r.data'))).rejects.toThrow('the copy of the pages is not whole');
+    const abandoned = new PageCopy(folder, key);
+    abandoned.add(0, { encoding: 'br', bytes: brotliCompressSync(page(0)) });
+    await abandoned.abandon();
+    await copy.abandon();
+    expect(await files(folder)).toEqual([]);
+    expect(new PageCopy(folder, key).whole).toBe(false);
+  });
+});
