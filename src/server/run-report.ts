@@ -176,7 +176,7 @@ async function fetchSummarised(
     { ...opts, countValues, heldDays },
     {
       source,
-      onWire: copy && ((offset, wire) => copy.add(offset, wire)),
+      copy,
       onPage: (offset, page, counted) => {
         const kept = rt.redact.records(scope.keep(page));
         if (kept !== page && !compactor) {
@@ -345,7 +345,7 @@ function nightsNote(def: TransactionDef, query: Record<string, string>): string[
 }
 
 /** Where a fetch's pages come from, what it continues, and what it does with each page. */
-interface FetchParts extends Pick<FetchRequest, 'held' | 'onPage' | 'onWire'> {
+interface FetchParts extends Pick<FetchRequest, 'held' | 'onPage' | 'copy'> {
   /** Default: the service (rt.upstream). */
   source?: PageSource;
 }
@@ -355,7 +355,7 @@ async function fetchFor(
   def: TransactionDef,
   query: Record<string, string>,
   opts: RunOptions,
-  { source = rt.upstream, held, onPage, onWire }: FetchParts = {},
+  { source = rt.upstream, held, onPage, copy }: FetchParts = {},
 ) {
   const deriver = await deriverFor(def.answer.meaning, query);
   const outcome = await fetchReport(source, {
@@ -373,7 +373,7 @@ async function fetchFor(
     heldDays: opts.heldDays,
     held,
     onPage,
-    onWire,
+    copy,
   });
   return { ...outcome, derived: deriver?.fields ?? [] };
 }

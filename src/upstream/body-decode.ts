@@ -16,6 +16,7 @@ import {
   inflateSync,
 } from 'node:zlib';
 import { ReportsError } from '../errors.js';
+import { ReusedBytes } from './body-text.js';
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
@@ -45,8 +46,11 @@ const WHOLE_DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
 export interface DecodedBody {
   /** The decoded bytes as they come. */
   chunks: AsyncIterable<Uint8Array>;
-  /** With `keepWire`, once the body is read: its bytes as sent, when it was compressed. */
+  /** With `keepWire`, once the body is read: its bytes as sent, when it was compressed (valid
+   *  until release()). */
   wire(): WireBody | undefined;
+  /** Gives back the buffer the bytes as sent were gathered in. */
+  release(): void;
   /** The Content-Encoding as the service wrote it ('' for none). */
   encoding: string;
   /** The error of a decoder, when the body was not what its encoding says. */
@@ -72,7 +76,8 @@ export function codings(contentEncoding: string | undefined): string[] {
  * The body decoded by its Content-Encoding; throws (before reading anything) for an unknown
  * encoding. With `keepWire`, a compressed body's bytes as sent are gathered too (DecodedBody.wire):
  * a tenth or so of what they decode to, where a copy of the decoded ones would cost as much
- * again to compress.
+ * again to compress. They are copied into a reused buffer as they come: the stream's own
+ * chunks, kept until the body's end, outlived young collections and stayed until a major one.
  */
 export function decodeBody(
   body: Readable,
@@ -93,7 +98,8 @@ export function decodeBody(
       { path },
     );
   }
-  if (applied.length === 0) return { chunks: body, encoding: '', wire: () => undefined, decodeError: () => undefined };
+  if (applied.length === 0)
+    return { chunks: body, encoding: '', wire: () => undefined, release: () => {}, decodeError: () => undefined };
   let failed: Error | undefined;
   // The last coding applied is the first to undo.
   const decoders = applied.reverse().map((c) => {
@@ -115,8 +121,8 @@ export function decodeBody(
     });
   }
   // Beside the pipe, in the same turn: both see every chunk (pipe still pauses the body).
-  const sent: Buffer[] = [];
-  if (keepWire) body.on('data', (chunk: Buffer) => sent.push(chunk));
+  const sent = keepWire ? new ReusedBytes() : undefined;
+  if (sent) body.on('data', (chunk: Buffer) => sent.add(chunk));
   // A body destroyed before its end (a bound reached: discard) takes the decoders with it,
   // their zlib state freed now rather than when they are collected.
   body.once('close', () => {
@@ -125,7 +131,8 @@ export function decodeBody(
   return {
     chunks: streams[streams.length - 1],
     encoding,
-    wire: () => (keepWire && body.readableEnded ? { encoding, bytes: Buffer.concat(sent) } : undefined),
+    wire: () => (sent && body.readableEnded ? { encoding, bytes: sent.bytes } : undefined),
+    release: () => sent?.release(),
     decodeError: () => failed,
   };
 }

@@ -9,8 +9,9 @@
 
 /** Bodies up to this size are read into a reused buffer. */
 const REUSED_MAX = 4 * 1024 * 1024;
-/** Buffers kept for reuse: one per request in flight at the usual concurrency. */
-const KEPT = 8;
+/** Buffers kept for reuse: two per request in flight at the usual concurrency (its decoded
+ *  body, and its body as sent when that is kept: body-decode.ts). */
+const KEPT = 16;
 const FIRST_SIZE = 64 * 1024;
 
 const free: Buffer[] = [];
@@ -24,23 +25,47 @@ export async function readBody<T>(
   use: (bytes: Buffer) => T,
   bound?: { maxBytes: number; tooLarge: (received: number) => Error },
 ): Promise<T> {
-  let buf = free.pop() ?? Buffer.allocUnsafe(FIRST_SIZE);
-  let n = 0;
+  const read = new ReusedBytes();
   try {
     for await (const chunk of body) {
       // Stops reading (which ends the stream and the request) before holding more than the bound.
-      if (bound && n + chunk.length > bound.maxBytes) throw bound.tooLarge(n + chunk.length);
-      if (n + chunk.length > buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, n + chunk.length));
-        buf.copy(bigger, 0, 0, n);
-        buf = bigger;
-      }
-      buf.set(chunk, n);
-      n += chunk.length;
+      if (bound && read.length + chunk.length > bound.maxBytes) throw bound.tooLarge(read.length + chunk.length);
+      read.add(chunk);
     }
-    return use(buf.subarray(0, n));
+    return use(read.bytes);
   } finally {
-    if (buf.length <= REUSED_MAX && free.length < KEPT) free.push(buf);
+    read.release();
+  }
+}
+
+/** Bytes gathered as they come into a buffer reused from body to body (see above). */
+export class ReusedBytes {
+  private buf: Buffer | undefined = free.pop() ?? Buffer.allocUnsafe(FIRST_SIZE);
+  length = 0;
+
+  /** Adds `chunk`; nothing once released (a stream may still be emitting as it is discarded). */
+  add(chunk: Uint8Array): void {
+    let buf = this.buf;
+    if (!buf) return;
+    if (this.length + chunk.length > buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, this.length + chunk.length));
+      buf.copy(bigger, 0, 0, this.length);
+      this.buf = buf = bigger;
+    }
+    buf.set(chunk, this.length);
+    this.length += chunk.length;
+  }
+
+  /** The bytes gathered: valid until release(). */
+  get bytes(): Buffer {
+    return (this.buf as Buffer).subarray(0, this.length);
+  }
+
+  /** Gives the buffer back for reuse (once): nothing may read the bytes after. */
+  release(): void {
+    const { buf } = this;
+    this.buf = undefined;
+    if (buf && buf.length <= REUSED_MAX && free.length < KEPT) free.push(buf);
   }
 }
 

@@ -50,15 +50,16 @@ export interface PageRequest {
   deadline?: number;
   /** The budget the deadline came from, for messages. */
   budgetMs?: number;
-  /** Answer the page's body as sent too (PageAnswer.wire). */
-  keepWire?: boolean;
+  /** Where the page's body as sent is copied, when it was compressed and held nothing redacted
+   *  (so that decoding and parsing it again gives the page); answers the copy's number for it
+   *  (PageAnswer.wire). */
+  keepWire?: (wire: WireBody) => number;
 }
 
 export interface PageAnswer extends ParsedPage {
   attempts: number;
-  /** With keepWire: the body as sent, when it was compressed and held nothing redacted (no
-   *  echo of the key or a signature), so that decoding and parsing it again gives this page. */
-  wire?: WireBody;
+  /** With keepWire: the number keepWire gave the page's body, when it copied it. */
+  wire?: number;
 }
 
 /** Where a fetch gets its pages: the service (UpstreamClient), or pages kept (upstream/kept-pages.ts). */
@@ -156,7 +157,7 @@ export class UpstreamClient implements PageSource {
   }
 
   /** One signed request; throws a ReportsError for every failure. */
-  private async attempt(req: PageRequest): Promise<ParsedPage & { wire?: WireBody }> {
+  private async attempt(req: PageRequest): Promise<ParsedPage & { wire?: number }> {
     if (req.signal?.aborted) throw cancelledError(req.signal);
     const remaining = req.deadline === undefined ? Infinity : req.deadline - Date.now();
     if (remaining <= 0) throw budgetError(req.path, req.budgetMs ?? 0);
@@ -199,7 +200,7 @@ export class UpstreamClient implements PageSource {
         throw errorFromStatus(answer, req.path, this.now(), this.secrets);
       if (answer.json === undefined) throw malformedBody(answer, req.path, this.secrets);
       const page = parseEnvelope(answer.json, req.envelope, req.path);
-      return answer.wire ? { ...page, wire: answer.wire } : page;
+      return answer.wire === undefined ? page : { ...page, wire: answer.wire };
     } catch (err) {
       throw fail(err);
     } finally {
@@ -234,7 +235,12 @@ export class UpstreamClient implements PageSource {
    * an upstream that echoes the request (debug pages, verbose errors) must not carry the key
    * or this request's signature into any message.
    */
-  private async send(url: string, now: Date, signal: AbortSignal, keepWire = false): Promise<HttpAnswer> {
+  private async send(
+    url: string,
+    now: Date,
+    signal: AbortSignal,
+    keepWire?: PageRequest['keepWire'],
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = {
       ...signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now }),
       'Accept-Encoding': ACCEPT_ENCODING,
@@ -249,7 +255,8 @@ export class UpstreamClient implements PageSource {
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     const path = new URL(url).pathname;
     const encodings = res.headers['content-encoding'];
-    const decoded = decodeBody(res.body, Array.isArray(encodings) ? encodings.join(', ') : encodings, path, keepWire);
+    const encoding = Array.isArray(encodings) ? encodings.join(', ') : encodings;
+    const decoded = decodeBody(res.body, encoding, path, keepWire !== undefined);
     const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     let body: { bodyText?: string; json: unknown; clean: boolean };
     try {
@@ -258,6 +265,7 @@ export class UpstreamClient implements PageSource {
         tooLarge: (received) => tooLarge(path, decoded.encoding, maxBytes, received),
       });
     } catch (err) {
+      decoded.release();
       // Reading stopped early (a bound, a decoder's error): the rest of the answer is not wanted.
       discard(res.body);
       const failed = decoded.decodeError();
@@ -265,15 +273,17 @@ export class UpstreamClient implements PageSource {
       throw err;
     }
     const { clean, ...read } = body;
-    // Kept only when parsing the bytes again gives this page: nothing in them was redacted.
-    const wire = ok && clean ? decoded.wire() : undefined;
+    // Copied only when parsing the bytes again gives this page: nothing in them was redacted.
+    const sent = keepWire && ok && clean ? decoded.wire() : undefined;
+    const wire = sent && keepWire?.(sent);
+    decoded.release();
     return {
       status: res.statusCode,
       contentType: header('content-type') ?? '',
       date: header('date'),
       retryAfter: header('retry-after'),
       ...read,
-      ...(wire ? { wire } : {}),
+      ...(wire === undefined ? {} : { wire }),
     };
   }
 

@@ -1,6 +1,5 @@
 import type { ErrorKind } from '../errors.js';
 import { oneLine, ReportsError, redact, serviceWords, valueText } from '../errors.js';
-import type { WireBody } from './body-decode.js';
 
 /**
  * The one factory that turns an HTTP answer or a transport failure into a ReportsError
@@ -20,8 +19,8 @@ export interface HttpAnswer {
   bodyText?: string;
   /** The parsed body, when it was JSON. */
   json?: unknown;
-  /** A successful body as sent, when asked for (PageRequest.keepWire) and it can be kept. */
-  wire?: WireBody;
+  /** The number PageRequest.keepWire gave the body as sent, when it copied it. */
+  wire?: number;
 }
 
 export function errorFromStatus(answer: HttpAnswer, path: string, now: Date, secrets: readonly string[]): ReportsError {

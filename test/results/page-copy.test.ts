@@ -1,8 +1,9 @@
 /**
- * Copies of a result's pages (src/results/disk/page-copy.ts) on a real temporary folder: pages
- * added as they come are read back by Offset exactly as sent, only with their key and the nonce
- * the result's description names; a page that cannot be kept, or an abandoned copy, leaves no
- * file behind.
+ * Copies of a result's pages (src/results/disk/page-copy.ts) on a real temporary folder: bodies
+ * copied as they are read, and the pages accepted from them, are read back by Offset exactly as
+ * sent (a body whose page was not accepted left out), only with their key and the nonce the
+ * result's description names; a page whose body was not copied spoils the copy, and an
+ * abandoned copy leaves no file behind.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -44,7 +45,12 @@ describe('a copy of the pages of a fetch', () => {
       { offset: 0, wire: { encoding: 'br', bytes: brotliCompressSync(page(0)) } },
       { offset: 100, wire: { encoding: 'gzip, br', bytes: brotliCompressSync(gzipSync(page(100))) } },
     ];
-    for (const p of sent) copy.add(p.offset, p.wire);
+    // A body read for Offset 100 first, then retried: its page came from the second.
+    const retried = copy.body({ encoding: 'gzip', bytes: gzipSync(page(999)) });
+    const numbers = sent.map((p) => copy.body(p.wire));
+    expect(copy.whole).toBe(false);
+    sent.forEach((p, i) => copy.accept(p.offset, numbers[i]));
+    expect([retried, ...numbers]).toEqual([0, 1, 2, 3]);
     expect(copy.whole).toBe(true);
     const path = join(folder, 'r.data');
     const { bytes, nonce } = await copy.finish(path);
@@ -72,13 +78,14 @@ describe('a copy of the pages of a fetch', () => {
   it('a page that cannot be kept spoils the copy; an abandoned copy leaves no file', async () => {
     const folder = await mkdtemp(join(dir, 'spoiled-'));
     const copy = new PageCopy(folder, key);
-    copy.add(0, { encoding: 'gzip', bytes: gzipSync(page(0)) });
-    copy.add(100, undefined);
-    copy.add(200, { encoding: 'gzip', bytes: gzipSync(page(200)) });
+    copy.accept(0, copy.body({ encoding: 'gzip', bytes: gzipSync(page(0)) }));
+    expect(copy.whole).toBe(true);
+    copy.accept(100, undefined);
+    copy.accept(200, copy.body({ encoding: 'gzip', bytes: gzipSync(page(200)) }));
     expect(copy.whole).toBe(false);
     await expect(copy.finish(join(folder, 'r.data'))).rejects.toThrow('the copy of the pages is not whole');
     const abandoned = new PageCopy(folder, key);
-    abandoned.add(0, { encoding: 'br', bytes: brotliCompressSync(page(0)) });
+    abandoned.accept(0, abandoned.body({ encoding: 'br', bytes: brotliCompressSync(page(0)) }));
     await abandoned.abandon();
     await copy.abandon();
     expect(await files(folder)).toEqual([]);

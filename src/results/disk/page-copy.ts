@@ -10,16 +10,22 @@
  *
  * sealed as sealed-file.ts seals (AES-256-GCM under the folder's key, role `pages`); the
  * result's `.meta` file names the nonce, so that no other result's pages pass for its own. The
- * plaintext is one frame per page, in the order the pages were accepted:
+ * plaintext is frames, in the order they were written, each a kind (1 byte) and the number of
+ * the body it is about (4 bytes, BE), then:
  *
- *   encoding length (1 byte) | Content-Encoding (ASCII) | Offset (8 bytes, float64 BE) |
- *   body length (4 bytes, BE) | body as sent
+ *   1, a body as read:       encoding length (1 byte) | Content-Encoding (ASCII) |
+ *                            body length (4 bytes, BE) | body as sent
+ *   2, a page accepted:      Offset (8 bytes, float64 BE), the page that body gave
+ *
+ * A body whose page was not accepted (its request retried, the call's budget run out) is in
+ * the file, and not read back.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WireBody } from '../../upstream/body-decode.js';
+import type { WireCopy } from '../../upstream/paging/types.js';
 import { nonceOf, SealedFileError, sealer, unseal } from './sealed-file.js';
 
 const MAGIC = Buffer.from('TRP1', 'latin1');
@@ -40,12 +46,21 @@ export interface PageCopyInfo {
   identities: number;
 }
 
-/** The copy being written while a fetch runs. Nothing here throws: a failure shows at finish. */
-export class PageCopy {
-  private out: WriteStream | undefined;
+/**
+ * The copy being written while a fetch runs: each body as it is read (its bytes are in a reused
+ * buffer, so it is written at once: a few tens of KB to the file system's cache), then which
+ * page each accepted body gave. Bodies kept until their pages were accepted, or queued for a
+ * write stream, outlived young collections: the peak of a 100,000-record fetch grew by about
+ * as much as all its compressed pages. Nothing here throws: a failed write spoils the copy
+ * (the result is then kept as records).
+ */
+export class PageCopy implements WireCopy {
+  private fd: number | undefined;
   private seal: ReturnType<typeof sealer> | undefined;
   private readonly tmp: string;
-  private failure: Error | undefined;
+  private bodies = 0;
+  private accepted = 0;
+  private bytes = 0;
   private spoiled = false;
   private removed: Promise<void> | undefined;
 
@@ -58,71 +73,105 @@ export class PageCopy {
 
   /** Whether every page accepted so far is in the copy (and at least one was). */
   get whole(): boolean {
-    return !this.spoiled && this.out !== undefined;
+    return !this.spoiled && this.accepted > 0;
   }
 
-  /** One accepted page's body as sent; undefined (not keepable) spoils the copy. */
-  add(offset: number, wire: WireBody | undefined): void {
-    if (this.spoiled) return;
-    if (!wire || wire.encoding.length > 255) {
-      void this.abandon();
+  body(wire: WireBody): number {
+    const number = this.bodies++;
+    if (wire.encoding.length > 255) this.spoil();
+    else this.frame(BODY, number, [encodingField(wire.encoding), lengthField(wire.bytes.length), wire.bytes]);
+    return number;
+  }
+
+  accept(offset: number, body: number | undefined): void {
+    if (body === undefined) {
+      this.spoil();
       return;
     }
-    if (!this.seal || !this.out) {
-      this.seal = sealer(this.key, ROLE, MAGIC);
-      this.out = createWriteStream(this.tmp, { flags: 'wx', mode: 0o600 });
-      this.out.on('error', (err) => {
-        this.failure ??= err;
-      });
-      this.out.write(this.seal.header);
-    }
-    const encoding = Buffer.from(wire.encoding, 'latin1');
-    const head = Buffer.alloc(1 + encoding.length + 12);
-    head[0] = encoding.length;
-    encoding.copy(head, 1);
-    head.writeDoubleBE(offset, 1 + encoding.length);
-    head.writeUInt32BE(wire.bytes.length, 9 + encoding.length);
-    this.out.write(this.seal.cipher.update(head));
-    this.out.write(this.seal.cipher.update(wire.bytes));
+    const at = Buffer.alloc(8);
+    at.writeDoubleBE(offset);
+    this.frame(ACCEPTED, body, [at]);
+    this.accepted++;
   }
 
   /** Drops the copy: the result is kept as records instead. Resolves once its temporary file is gone. */
   abandon(): Promise<void> {
     this.spoiled = true;
-    const { out } = this;
-    if (!out) return Promise.resolve();
-    this.removed ??= new Promise<void>((resolve) => {
-      const remove = () => void unlink(this.tmp).then(resolve, resolve);
-      // Once closed: a stream destroyed before its file is open still opens (creates) it.
-      if (out.closed) remove();
-      else {
-        out.once('close', remove);
-        out.destroy();
-      }
-    });
+    this.close();
+    this.removed ??= unlink(this.tmp).catch(() => {});
     return this.removed;
   }
 
   /** Seals the copy and puts it at `path`; answers its bytes and its nonce (hex). */
   async finish(path: string): Promise<{ bytes: number; nonce: string }> {
-    const { out, seal } = this;
-    if (!this.whole || !out || !seal) throw new Error('the copy of the pages is not whole');
+    const { seal } = this;
+    if (!this.whole || !seal) throw new Error('the copy of the pages is not whole');
     try {
-      const last = seal.cipher.final();
-      if (last.length) out.write(last);
-      out.write(seal.cipher.getAuthTag());
-      await new Promise<void>((resolve, reject) => {
-        out.once('error', reject);
-        out.end(() => resolve());
-      });
-      if (this.failure) throw this.failure;
+      this.write(seal.cipher.final());
+      this.write(seal.cipher.getAuthTag());
+      this.close();
       await rename(this.tmp, path);
-      return { bytes: out.bytesWritten, nonce: seal.nonce.toString('hex') };
+      return { bytes: this.bytes, nonce: seal.nonce.toString('hex') };
     } catch (err) {
       await this.abandon();
       throw err;
     }
   }
+
+  private spoil(): void {
+    void this.abandon();
+  }
+
+  /** One frame: its kind, the body's number, then `parts`, sealed as they are written. */
+  private frame(kind: number, body: number, parts: Buffer[]): void {
+    if (this.spoiled) return;
+    try {
+      if (this.fd === undefined || !this.seal) {
+        this.seal = sealer(this.key, ROLE, MAGIC);
+        this.fd = openSync(this.tmp, 'wx', 0o600);
+        this.write(this.seal.header);
+      }
+      const head = Buffer.alloc(5);
+      head[0] = kind;
+      head.writeUInt32BE(body, 1);
+      this.write(this.seal.cipher.update(head));
+      for (const part of parts) this.write(this.seal.cipher.update(part));
+    } catch {
+      // The folder full or gone: the write of the records, later, says so in the log.
+      this.spoil();
+    }
+  }
+
+  private write(chunk: Buffer): void {
+    for (let at = 0; at < chunk.length; ) at += writeSync(this.fd as number, chunk, at);
+    this.bytes += chunk.length;
+  }
+
+  private close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already, or the file system gone: nothing more to do with it
+    }
+  }
+}
+
+/** Frame kinds: a body as read; the page an accepted body gave. */
+const BODY = 1;
+const ACCEPTED = 2;
+
+function encodingField(encoding: string): Buffer {
+  const bytes = Buffer.from(encoding, 'latin1');
+  return Buffer.concat([Buffer.of(bytes.length), bytes]);
+}
+
+function lengthField(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
 }
 
 /** The pages of a copy, by Offset; throws SealedFileError when the file does not authenticate or
@@ -132,17 +181,30 @@ export async function readPageCopy(path: string, key: Buffer, nonce: string): Pr
   const plain = unseal(file, key, ROLE, MAGIC);
   if (nonceOf(file, MAGIC).toString('hex') !== nonce)
     throw new SealedFileError('it is the copy of the pages of another result');
+  const bodies = new Map<number, WireBody>();
   const pages = new Map<number, WireBody>();
+  const cutShort = () => new SealedFileError('a frame of it is cut short');
   for (let at = 0; at < plain.length; ) {
-    const encodingEnd = at + 1 + plain[at];
-    const bytesStart = encodingEnd + 12;
-    if (bytesStart > plain.length) throw new SealedFileError('a page of it is cut short');
-    const encoding = plain.toString('latin1', at + 1, encodingEnd);
-    const offset = plain.readDoubleBE(encodingEnd);
-    const end = bytesStart + plain.readUInt32BE(encodingEnd + 8);
-    if (end > plain.length) throw new SealedFileError('a page of it is cut short');
-    pages.set(offset, { encoding, bytes: plain.subarray(bytesStart, end) });
-    at = end;
+    if (at + 5 > plain.length) throw cutShort();
+    const kind = plain[at];
+    const body = plain.readUInt32BE(at + 1);
+    at += 5;
+    if (kind === BODY) {
+      if (at >= plain.length) throw cutShort();
+      const encodingEnd = at + 1 + plain[at];
+      if (encodingEnd + 4 > plain.length) throw cutShort();
+      const end = encodingEnd + 4 + plain.readUInt32BE(encodingEnd);
+      if (end > plain.length) throw cutShort();
+      const encoding = plain.toString('latin1', at + 1, encodingEnd);
+      bodies.set(body, { encoding, bytes: plain.subarray(encodingEnd + 4, end) });
+      at = end;
+    } else if (kind === ACCEPTED) {
+      if (at + 8 > plain.length) throw cutShort();
+      const wire = bodies.get(body);
+      if (!wire) throw new SealedFileError(`a page of it names body ${body}, which it does not hold`);
+      pages.set(plain.readDoubleBE(at), wire);
+      at += 8;
+    } else throw new SealedFileError(`a frame of it is of an unknown kind (${kind})`);
   }
   return pages;
 }

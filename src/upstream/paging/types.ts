@@ -41,9 +41,17 @@ export interface FetchRequest {
    *  is done before the last page rather than after it. `counted` when countValues: the
    *  page's values are in the counts, unless other records are returned for it. */
   onPage?: (offset: number, records: Record<string, unknown>[], counted?: CountedPage) => Record<string, unknown>[];
-  /** Called with each accepted page's body as the service sent it (PageAnswer.wire; undefined
-   *  when it cannot be kept), after onPage: a copy of the pages to fetch them again from. */
-  onWire?: (offset: number, wire: WireBody | undefined) => void;
+  /** Where the pages are copied as the service sent them, to fetch them again from. */
+  copy?: WireCopy;
+}
+
+/** A copy of a fetch's pages as the service sent them (results/disk/page-copy.ts). */
+export interface WireCopy {
+  /** Copies one body as sent (its bytes are reused once this returns); answers its number. */
+  body(wire: WireBody): number;
+  /** The page accepted at `offset` came in the body numbered `body`; undefined when its body
+   *  was not copied (not compressed, or something in it was redacted). */
+  accept(offset: number, body: number | undefined): void;
 }
 
 export interface FetchOutcome {

@@ -10,7 +10,7 @@ import { DAY_LENGTH, MAX_RECORD_DEPTH, MIDNIGHT_UTC } from '../service-date.js';
 import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
 import { SeenRecords } from './seen-records.js';
-import type { FetchRequest } from './types.js';
+import type { FetchRequest, WireCopy } from './types.js';
 import { RESERVE_MAX } from './value-counts.js';
 
 export interface PageFailure {
@@ -56,8 +56,9 @@ export class PageWalk {
   /** The identities of every record accepted, added modulo 2^52: the same for the same records
    *  whatever order their pages came in (FetchOutcome.identities). */
   identities = 0;
-  /** With FetchRequest.onWire: each page's body as sent (or undefined), by offset, until accepted. */
-  private readonly wires = new Map<number, WireBody | undefined>();
+  /** With FetchRequest.copy: each page's body's number in the copy (or undefined), by offset,
+   *  until the page is accepted. */
+  private readonly wires = new Map<number, number | undefined>();
 
   constructor(
     private readonly client: PageSource,
@@ -68,6 +69,9 @@ export class PageWalk {
     this.budget = req.maxRecords;
     this.pass = new RecordPass(req.countValues === true, req.countValues === true && req.heldDays === true);
   }
+
+  /** PageRequest.keepWire: a body into the fetch's copy. */
+  private readonly keepWire = (wire: WireBody) => (this.req.copy as WireCopy).body(wire);
 
   /** How many requests the client sends at once (its process-wide limit). */
   get concurrency(): number {
@@ -87,10 +91,10 @@ export class PageWalk {
       signal: this.signal,
       deadline: this.deadline,
       budgetMs: req.budgetMs,
-      ...(req.onWire ? { keepWire: true } : {}),
+      ...(req.copy ? { keepWire: this.keepWire } : {}),
     });
     this.requests += page.attempts;
-    if (req.onWire) this.wires.set(interval.offset, page.wire);
+    if (req.copy) this.wires.set(interval.offset, page.wire);
     return page;
   }
 
@@ -139,8 +143,8 @@ export class PageWalk {
     const { pass } = this;
     const counted = pass.counting ? { nested: pass.values.pageHasNested } : undefined;
     const held = this.req.onPage ? this.req.onPage(interval.offset, kept, counted) : kept;
-    if (this.req.onWire) {
-      this.req.onWire(interval.offset, this.wires.get(interval.offset));
+    if (this.req.copy) {
+      this.req.copy.accept(interval.offset, this.wires.get(interval.offset));
       this.wires.delete(interval.offset);
     }
     // Records replaced or dropped (masked, out of the pinned scope) are not the ones counted.
