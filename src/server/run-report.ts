@@ -76,7 +76,7 @@ export async function runReport(
   const started = Date.now();
   // Kept on disk as the pages the service sent (DiskStore.pageCopy), when they alone give the
   // records held: every one as walked (not masked, none cut by the pinned scope).
-  const copy = rt.store.pageCopy?.();
+  const copy = rt.config.redactPii ? undefined : rt.store.pageCopy?.();
   let fetched: Awaited<ReturnType<typeof fetchSummarised>>;
   try {
     fetched = await fetchSummarised(rt, def, query, opts, rt.upstream, copy);

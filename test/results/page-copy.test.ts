@@ -89,6 +89,9 @@ describe('a copy of the pages of a fetch', () => {
     await abandoned.abandon();
     await copy.abandon();
     expect(await files(folder)).toEqual([]);
-    expect(new PageCopy(folder, key).whole).toBe(false);
+    const unused = new PageCopy(folder, key);
+    expect(unused.whole).toBe(false);
+    await unused.abandon();
+    expect(await files(folder)).toEqual([]);
   });
 });
