@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { quote, ReportsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { FolderKey } from './disk/folder-key.js';
-import { type FetchAgain, OtherSettingsError, PageCopy, type PageCopyInfo, readPageCopy } from './disk/page-copy.js';
+import { changedSettings, type KeptSettings, OtherSettingsError } from './disk/kept-settings.js';
+import { type FetchAgain, PageCopy, type PageCopyInfo, readPageCopy } from './disk/page-copy.js';
 import { readSealedJson, readSealedRecords, writeSealedJson, writeSealedRecords } from './disk/sealed-file.js';
 import type { HeldResults, ResultInfo } from './held-results.js';
 import type { DropListener, KeptPages, NewResult, ResultPatch, ResultStore, StoredResult } from './store.js';
@@ -26,6 +27,8 @@ interface KeptMeta extends Omit<StoredResult, 'records'> {
   /** Set when `.data` is the copy of the pages the records were fetched from (page-copy.ts);
    *  else it holds the records. */
   pages?: PageCopyInfo;
+  /** The settings it was held under (disk/kept-settings.ts); absent in files of versions before. */
+  settings?: KeptSettings;
 }
 
 interface Kept {
@@ -59,6 +62,9 @@ export interface DiskStoreOptions {
   log: Logger;
   /** Wall clock (ms): kept files carry it, read again by the next process. */
   now?: () => number;
+  /** This server's settings (disk/kept-settings.ts): written with every result, and a result
+   *  kept under others is dropped at its first use. */
+  settings: KeptSettings;
 }
 
 export class DiskStore implements HeldResults {
@@ -69,6 +75,7 @@ export class DiskStore implements HeldResults {
   private readonly maxBytes: number;
   private readonly log: Logger;
   private readonly now: () => number;
+  private readonly settings: KeptSettings;
   /** How results kept as pages are fetched again (fetchPagesWith); without it, such a result
    *  is dropped at its first use. */
   private fetchAgain: FetchAgain | undefined;
@@ -97,6 +104,7 @@ export class DiskStore implements HeldResults {
     this.maxBytes = options.maxBytes;
     this.log = options.log;
     this.now = options.now ?? Date.now;
+    this.settings = options.settings;
     // Expired, deleted: gone from disk too. Dropped for the memory budget: still kept, read back when next used.
     this.memory.onDropped((r, reason) => {
       if (reason !== 'expired' && reason !== 'deleted') return;
@@ -236,6 +244,8 @@ export class DiskStore implements HeldResults {
         const path = join(this.folder, `${stemOf(id)}.data`);
         let records: Record<string, unknown>[];
         try {
+          const changed = changedSettings(kept.meta.settings, this.settings, kept.meta.pages !== undefined);
+          if (changed) throw new OtherSettingsError(changed);
           records = kept.meta.pages
             ? await this.fetchFromPages(path, kept.meta, kept.meta.pages)
             : await readSealedRecords(path, this.key, `data:${id}`);
@@ -255,7 +265,7 @@ export class DiskStore implements HeldResults {
             { goneOwner: kept.meta.owner },
           );
         }
-        const { v: _v, recordCount: _n, bytes: _b, recordBytes: _r, pages: _p, ...rest } = kept.meta;
+        const { v: _v, recordCount: _n, bytes: _b, recordBytes: _r, pages: _p, settings: _s, ...rest } = kept.meta;
         const result = this.memory.restore({ ...rest, records });
         this.used(id);
         return result;
@@ -318,7 +328,7 @@ export class DiskStore implements HeldResults {
       copy = keptPages;
     }
     this.owesRecords.delete(id);
-    const meta = metaOf(result, copy);
+    const meta = metaOf(result, copy, this.settings);
     const metaBytes = await writeSealedJson(metaPath, this.key, `meta:${id}`, meta);
     const lastUsed = at;
     await utimes(metaPath, lastUsed / 1000, lastUsed / 1000);
@@ -485,9 +495,9 @@ function idOfStem(stem: string): string {
   return `r_${Buffer.from(stem, 'hex').toString('base64url')}`;
 }
 
-function metaOf(result: StoredResult, pages: PageCopyInfo | undefined): KeptMeta {
+function metaOf(result: StoredResult, pages: PageCopyInfo | undefined, settings: KeptSettings): KeptMeta {
   const { records, ...rest } = result;
-  const meta: KeptMeta = { v: 1, ...rest, recordCount: records.length, ...(pages ? { pages } : {}) };
+  const meta: KeptMeta = { v: 1, ...rest, recordCount: records.length, settings, ...(pages ? { pages } : {}) };
   // With masking on, the parameters as sent may name a traveller: only the masked ones are
   // kept, and the result read back cannot be continued (docs/held-results.md).
   if (!sameQuery(result.query, result.sentQuery)) {
@@ -498,7 +508,7 @@ function metaOf(result: StoredResult, pages: PageCopyInfo | undefined): KeptMeta
 }
 
 function infoOf(meta: KeptMeta): ResultInfo {
-  const { v: _v, recordCount: _n, pages: _p, ...info } = meta;
+  const { v: _v, recordCount: _n, pages: _p, settings: _s, ...info } = meta;
   return info;
 }
 

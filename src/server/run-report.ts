@@ -1,9 +1,8 @@
 import { findTransaction } from '../catalog/transactions.js';
 import type { TransactionDef } from '../catalog/types.js';
-import type { Config } from '../config.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
-import { OtherSettingsError, type PageCopy, type PagesToFetch } from '../results/disk/page-copy.js';
+import type { PageCopy, PagesToFetch } from '../results/disk/page-copy.js';
 import { ignoredFilterNotes } from '../results/ignored-filters.js';
 import { inHouseNoteOf } from '../results/nights-window.js';
 import { PageSummary } from '../results/page-summary.js';
@@ -15,7 +14,6 @@ import { KeptPages } from '../upstream/kept-pages.js';
 import { coversAll, intervalsOf, mergeIntervals, splitHeld } from '../upstream/paging/intervals.js';
 import { type FetchRequest, fetchReport } from '../upstream/paging.js';
 import { Compactor, compactRecords } from '../upstream/record-memory.js';
-import { PACKAGE_VERSION } from '../version.js';
 import { reclaimAfterPut } from './reclaim.js';
 import type { Runtime } from './runtime.js';
 import { ScopeFilter } from './scope.js';
@@ -92,7 +90,6 @@ export async function runReport(
           copy,
           pageSize,
           maxRecords: opts.maxRecords,
-          settings: keptPagesSettings(rt.config),
           identities: outcome.identities,
         }
       : undefined;
@@ -239,26 +236,12 @@ function concatPages(pages: readonly { records: Record<string, unknown>[] }[]): 
 }
 
 /**
- * What decides the records a report holds besides its pages: this server's version (how it
- * decodes, what it derives) and the pinned scope; masking is off for every result kept as its
- * pages (runReport). A copy kept under other settings is not fetched again from.
- */
-export function keptPagesSettings(config: Config): string {
-  return JSON.stringify({
-    version: PACKAGE_VERSION,
-    REPORTS_OWNING_COMPANY_CODES: config.owningCompanyCodes ?? [],
-    REPORTS_REDACT_PII: config.redactPii,
-  });
-}
-
-/**
- * A report's records fetched again from the pages kept on disk (DiskStoreOptions.fetchAgain):
- * the same fetch as runReport's, the kept pages answering in place of the service, with the
- * page size and cap it ran with. Its records, and their bytes as walked, are what it held.
+ * A report's records fetched again from the pages kept on disk (DiskStore.fetchPagesWith), under
+ * the settings they were kept under (the store checks them): the same fetch as runReport's, the
+ * kept pages answering in place of the service, with the page size and cap it ran with. Its
+ * records are the ones held, as their identities as sent, added up, say.
  */
 export async function fetchKeptReport(rt: Runtime, kept: PagesToFetch) {
-  const now = keptPagesSettings(rt.config);
-  if (kept.copy.settings !== now) throw new OtherSettingsError(changedSettings(kept.copy.settings, now));
   const def = findTransaction(kept.report);
   if (!def) throw new Error(`no report is named ${kept.report}`);
   const opts = { maxRecords: kept.copy.maxRecords, pageSize: kept.copy.pageSize, budgetMs: KEPT_FETCH_MS };
@@ -270,19 +253,6 @@ export async function fetchKeptReport(rt: Runtime, kept: PagesToFetch) {
 
 /** Pages kept are read from memory: no fetch again from them comes near this. */
 const KEPT_FETCH_MS = 3_600_000;
-
-/** Which of the settings differ, said as `name then, now`. */
-function changedSettings(then: string, now: string): string {
-  const before = JSON.parse(then) as Record<string, unknown>;
-  const after = JSON.parse(now) as Record<string, unknown>;
-  return Object.keys(after)
-    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-    .map(
-      (k) =>
-        `${k === 'version' ? 'server version' : k} ${JSON.stringify(before[k])} then, ${JSON.stringify(after[k])} now`,
-    )
-    .join('; ');
-}
 
 /**
  * Fetches only what an incomplete result is missing (the gaps between held intervals, up to

@@ -10,6 +10,7 @@ import { ResultStore } from '../results/store.js';
 import type { SqlEngine } from '../sql/engine.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { Limiter } from '../upstream/limiter.js';
+import { PACKAGE_VERSION } from '../version.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
 import { JoinedCalls } from './joined-calls.js';
 import { reclaimAfterEviction } from './reclaim.js';
@@ -193,7 +194,12 @@ async function keptOnDisk(memory: ResultStore, config: Config, source: KeySource
       import('../results/disk-store.js'),
     ]);
     const key = await openFolderKey(root, keySource);
-    const store = new DiskStore({ memory, root, key, maxBytes: config.resultsDiskBytes, log });
+    const settings = {
+      version: PACKAGE_VERSION,
+      REPORTS_OWNING_COMPANY_CODES: config.owningCompanyCodes ?? [],
+      REPORTS_REDACT_PII: config.redactPii,
+    };
+    const store = new DiskStore({ memory, root, key, maxBytes: config.resultsDiskBytes, log, settings });
     return { store, maskKey: key.maskKey };
   } catch (err) {
     log(

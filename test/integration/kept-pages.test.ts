@@ -180,6 +180,15 @@ describe('held results kept as the pages the service sent', () => {
     expect(await keptAs(plainDir, u.resultId)).toBe('TRM2');
     const again = await start(plainDir, {}, plain);
     expect(await readAllRecords(again.client, String(u.resourceUri))).toEqual(sent);
+    await again.close();
+
+    // Records kept unmasked are not shown by a server that masks: dropped, saying why.
+    const masking = await start(plainDir, { REPORTS_REDACT_PII: 'true' }, plain);
+    const refused = await masking.call('query_report', { resultId: u.resultId });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain(
+      'its copy kept on disk was made under other settings (REPORTS_REDACT_PII false then, true now), so it was dropped',
+    );
   });
 
   it('drops a copy made under other settings, or holding another result’s pages, at first use, saying why', async () => {

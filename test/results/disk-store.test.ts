@@ -57,7 +57,8 @@ function opener(root: string, clock: { t: number }, maxBytes = 1 << 30, secret =
     const now = () => clock.t;
     const memory = new ResultStore({ ttlMs: 10 * MINUTE, now });
     const key = await openFolderKey(root, { secret, context: 'test' });
-    const store = new DiskStore({ memory, root, key, maxBytes, log: (l) => logs.push(l), now });
+    const settings = { version: '1', REPORTS_OWNING_COMPANY_CODES: [], REPORTS_REDACT_PII: false };
+    const store = new DiskStore({ memory, root, key, maxBytes, log: (l) => logs.push(l), now, settings });
     await store.ready;
     return { store, logs };
   };

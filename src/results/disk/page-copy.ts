@@ -38,9 +38,6 @@ export interface PageCopyInfo {
   /** The page size and the cap the fetch ran with (its windows). */
   pageSize: number;
   maxRecords: number;
-  /** What else decides the records held (the server's version, the pinned scope): a copy
-   *  made under other settings is not fetched again from (server/run-report.ts). */
-  settings: string;
   /** The held records' identities as sent, added up (FetchOutcome.identities): fetched again,
    *  the pages must give the same records. */
   identities: number;
@@ -249,8 +246,3 @@ export interface PagesToFetch {
 
 /** Fetches a result's records again from its kept pages (server/run-report.ts fetchKeptReport). */
 export type FetchAgain = (kept: PagesToFetch) => Promise<Record<string, unknown>[]>;
-
-/** A copy made under other settings than this server's (PageCopyInfo.settings): not fetched from. */
-export class OtherSettingsError extends Error {
-  override readonly name = 'OtherSettingsError';
-}
