@@ -5,8 +5,9 @@
  * into exactly the records held before (days, derived fields, a cap, a failed page); a result
  * that its pages alone do not give (masked, sent uncompressed) is kept as records (TRM2); with
  * the scope pinned (the service filtering), the pages are kept and give the same records again.
- * A copy made under other settings, another result's pages, or pages that give other records
- * than the description counted, is dropped at first use with words that say why.
+ * A copy made under other settings (or by a version that did not write them down), another
+ * result's pages, or pages that give other records than the description counted, is dropped at
+ * first use with words that say why.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -198,6 +199,7 @@ describe('held results kept as the pages the service sent', () => {
     const two = ok(await a.call('air_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' }));
     const three = ok(await a.call('car_segments_by_date', AIR));
     const threeRecords = await readAllRecords(a.client, String(three.resourceUri));
+    const four = ok(await a.call('car_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' }));
     await a.close();
 
     // The pinned scope set since: the pages would now give other records.
@@ -227,7 +229,22 @@ describe('held results kept as the pages the service sent', () => {
     const meta = (await readSealedJson(metaPath, key.key, role)) as { pages: { identities: number } };
     meta.pages.identities = (meta.pages.identities + 1) % 2 ** 52;
     await writeSealedJson(metaPath, key.key, role, meta);
+    // A description as versions before wrote it: no settings.
+    const fourMeta = (await dataFile(dir, four.resultId)).replace(/\.data$/, '.meta');
+    const fourRole = `meta:${four.resultId}`;
+    const { settings, ...before } = (await readSealedJson(fourMeta, key.key, fourRole)) as { settings: unknown };
+    expect(settings).toEqual({
+      version: expect.any(String),
+      REPORTS_OWNING_COMPANY_CODES: [],
+      REPORTS_REDACT_PII: false,
+    });
+    await writeSealedJson(fourMeta, key.key, fourRole, before);
     const c = await start(dir);
+    const older = await c.call('query_report', { resultId: four.resultId });
+    expect(older.isError).toBe(true);
+    expect(JSON.stringify(older.content)).toContain(
+      'was made under other settings (kept by an earlier version, which did not write them down), so it was dropped',
+    );
     const other = await c.call('query_report', { resultId: three.resultId });
     expect(other.isError).toBe(true);
     expect(JSON.stringify(other.content)).toContain('its copy kept on disk could not be read (damaged)');
