@@ -12,17 +12,13 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { openFolderKey } from '../../src/results/disk/folder-key.js';
 import { readSealedJson, writeSealedJson } from '../../src/results/disk/sealed-file.js';
 import type { FaultKind } from '../../src/sandbox/faults.js';
 import { type Sandbox, type SandboxRequestInfo, startSandbox } from '../../src/sandbox/service.js';
-import { createServer } from '../../src/server/create-server.js';
-import { createRuntime } from '../../src/server/runtime.js';
+import { type KeptServer, startKeptServer } from '../helpers/kept-server.js';
 import { readAllRecords } from '../helpers/resources.js';
 
 type Rec = Record<string, unknown>;
@@ -48,13 +44,7 @@ afterAll(async () => {
   for (const f of folders) await rm(f, { recursive: true, force: true });
 });
 
-interface Server {
-  client: Client;
-  logs: string[];
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
-}
-
+type Server = KeptServer;
 const running = new Set<Server>();
 afterEach(async () => {
   faults = () => undefined;
@@ -70,30 +60,12 @@ async function tempFolder(): Promise<string> {
 
 /** A server as stdio starts it (results kept on disk), in process. */
 async function start(dir: string, env: Record<string, string> = {}, sandbox = compressing): Promise<Server> {
-  const { config } = loadConfig({
-    REPORTS_BASE_URL: sandbox.url,
-    REPORTS_API_USERNAME: USERNAME,
-    REPORTS_API_KEY: KEY,
-    REPORTS_TIMEZONE: 'UTC',
-    REPORTS_PAGE_SIZE: '100',
-    REPORTS_RESULTS_DIR: dir,
-    ...env,
-  });
-  const logs: string[] = [];
-  const rt = await createRuntime(config, { log: (l) => logs.push(l), now: () => NOW, keepOnDisk: true });
-  const server = createServer(rt);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'kept-pages-test', version: '1.0.0' });
-  await Promise.all([server.connect(b), client.connect(a)]);
+  const server = await startKeptServer({ url: sandbox.url, username: USERNAME, key: KEY, now: NOW, dir, env });
   const s: Server = {
-    client,
-    logs,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    ...server,
     close: async () => {
       running.delete(s);
-      await client.close();
       await server.close();
-      await rt.close();
     },
   };
   running.add(s);

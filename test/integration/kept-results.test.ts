@@ -10,16 +10,13 @@
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { openFolderKey } from '../../src/results/disk/folder-key.js';
 import { readSealedJson, readSealedRecords } from '../../src/results/disk/sealed-file.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/service.js';
-import { createServer } from '../../src/server/create-server.js';
-import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { type KeptServer, startKeptServer } from '../helpers/kept-server.js';
 import { readAllCsv, readAllRecords, readPage } from '../helpers/resources.js';
 
 type Rec = Record<string, unknown>;
@@ -49,14 +46,7 @@ async function tempFolder(): Promise<string> {
   return join(dir, 'results');
 }
 
-interface Server {
-  rt: Runtime;
-  client: Client;
-  logs: string[];
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
-}
-
+type Server = KeptServer;
 const running = new Set<Server>();
 afterEach(async () => {
   for (const s of running) await s.close();
@@ -65,32 +55,12 @@ afterEach(async () => {
 
 /** A server as `travel-reports-mcp` starts it on stdio (results kept on disk), in process. */
 async function start(dir: string, env: Record<string, string> = {}): Promise<Server> {
-  const { config } = loadConfig({
-    REPORTS_BASE_URL: sandbox.url,
-    REPORTS_API_USERNAME: USERNAME,
-    REPORTS_API_KEY: KEY,
-    REPORTS_TIMEZONE: 'UTC',
-    REPORTS_PAGE_SIZE: '100',
-    REPORTS_RESULTS_DIR: dir,
-    REPORTS_EXPORT_DIR: join(dir, '..', 'exports'),
-    ...env,
-  });
-  const logs: string[] = [];
-  const rt = await createRuntime(config, { log: (l) => logs.push(l), now: () => NOW, keepOnDisk: true });
-  const server = createServer(rt);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'kept-results-test', version: '1.0.0' });
-  await Promise.all([server.connect(b), client.connect(a)]);
+  const server = await startKeptServer({ url: sandbox.url, username: USERNAME, key: KEY, now: NOW, dir, env });
   const s: Server = {
-    rt,
-    client,
-    logs,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    ...server,
     close: async () => {
       running.delete(s);
-      await client.close();
       await server.close();
-      await rt.close();
     },
   };
   running.add(s);

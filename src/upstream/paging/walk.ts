@@ -10,7 +10,7 @@ import { DAY_LENGTH, MAX_RECORD_DEPTH, MIDNIGHT_UTC } from '../service-date.js';
 import { type FetchedPage, type Interval, recordsIn } from './intervals.js';
 import { RecordPass } from './record-pass.js';
 import { SeenRecords } from './seen-records.js';
-import type { FetchRequest, WireCopy } from './types.js';
+import type { FetchRequest } from './types.js';
 import { RESERVE_MAX } from './value-counts.js';
 
 export interface PageFailure {
@@ -70,9 +70,6 @@ export class PageWalk {
     this.pass = new RecordPass(req.countValues === true, req.countValues === true && req.heldDays === true);
   }
 
-  /** PageRequest.keepWire: a body into the fetch's copy. */
-  private readonly keepWire = (wire: WireBody) => (this.req.copy as WireCopy).body(wire);
-
   /** How many requests the client sends at once (its process-wide limit). */
   get concurrency(): number {
     return Math.max(1, this.client.limiter.limit);
@@ -81,6 +78,7 @@ export class PageWalk {
   /** One request for `interval` (without Offset/Limit for a transaction without paging). */
   async get(interval: Interval): Promise<PageAnswer> {
     const { req } = this;
+    const { copy } = req;
     const page = await this.client.getPage({
       path: req.path,
       query: req.query,
@@ -91,10 +89,10 @@ export class PageWalk {
       signal: this.signal,
       deadline: this.deadline,
       budgetMs: req.budgetMs,
-      ...(req.copy ? { keepWire: this.keepWire } : {}),
+      ...(copy ? { keepWire: (wire: WireBody) => copy.body(wire) } : {}),
     });
     this.requests += page.attempts;
-    if (req.copy) this.wires.set(interval.offset, page.wire);
+    if (copy) this.wires.set(interval.offset, page.wire);
     return page;
   }
 
