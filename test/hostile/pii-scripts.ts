@@ -255,6 +255,9 @@ export function lookAlikeText(x: LookAlikes): string {
 const WORD_EDGE = /[\p{L}\p{M}\p{N}]/u;
 /** A result id (results/store.ts): `r_` and 16 random base64url characters. */
 const RESULT_ID = /r_[A-Za-z0-9_-]{16}/g;
+/** A mask (results/pii.ts), whole or cut short in a table cell: its hex is random per run, and
+ *  its first two characters left before a cut (`Traveller-df…`) read as a two-letter name. */
+const MASK = /(?:Traveller|email|phone)-[0-9a-f]{0,8}/g;
 /**
  * A name found in texts: a word of it (particles written in lower case aside) as a whole word
  * in any case and with or without accents; an East Asian name (whole, or its given name of two
@@ -268,7 +271,7 @@ export function scriptLeaks(
   people: readonly ScriptPerson[],
   phones: readonly string[],
 ): string[] {
-  const text = folded(texts.join('\n').replace(RESULT_ID, ' '));
+  const text = folded(texts.join('\n').replace(RESULT_ID, ' ').replace(MASK, ' '));
   const found: string[] = [];
   for (const p of people) {
     const words =
