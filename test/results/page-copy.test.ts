@@ -2,8 +2,8 @@
  * Copies of a result's pages (src/results/disk/page-copy.ts) on a real temporary folder: bodies
  * copied as they are read, and the pages accepted from them, are read back by Offset exactly as
  * sent (a body whose page was not accepted left out), only with their key and the nonce the
- * result's description names; a page whose body was not copied spoils the copy, and an
- * abandoned copy leaves no file behind.
+ * result's description names; a page whose body was not copied spoils the copy, an
+ * abandoned copy leaves no file behind, and a copy given no body makes none.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -91,6 +91,9 @@ describe('a copy of the pages of a fetch', () => {
     expect(await files(folder)).toEqual([]);
     const unused = new PageCopy(folder, key);
     expect(unused.whole).toBe(false);
+    await expect(unused.finish(join(folder, 'u.data'))).rejects.toThrow('the copy of the pages is not whole');
+    // No body copied (the service answered uncompressed): no file was ever made.
+    expect(await files(folder)).toEqual([]);
     await unused.abandon();
     expect(await files(folder)).toEqual([]);
   });

@@ -48,10 +48,10 @@ export interface PageCopyInfo {
  * buffer, so it is written at once: a few tens of KB to the file system's cache), then which
  * page each accepted body gave. Bodies kept until their pages were accepted, or queued for a
  * write stream, outlived young collections: the peak of a 100,000-record fetch grew by about
- * as much as all its compressed pages. The file is opened when the copy is made, while the
- * first request is in flight: made at the first page, it took about 1 ms of a small call's
- * answer. Nothing here throws: a failed write spoils the copy (the result is then kept as
- * records).
+ * as much as all its compressed pages. The file is opened, without waiting, when the first
+ * body is copied (opened synchronously at the first page, it took about 1 ms of a small call's
+ * answer): a fetch whose answers come uncompressed copies nothing and makes no file. Nothing
+ * here throws: a failed write spoils the copy (the result is then kept as records).
  */
 export class PageCopy implements WireCopy {
   private fd: number | undefined;
@@ -59,7 +59,8 @@ export class PageCopy implements WireCopy {
   private readonly tmp: string;
   /** What was sealed before the file was open. */
   private pending: Buffer[] | undefined;
-  private readonly opened: Promise<void>;
+  /** Set when the first body is copied. */
+  private opened: Promise<void> | undefined;
   private bodies = 0;
   private accepted = 0;
   private bytes = 0;
@@ -70,17 +71,6 @@ export class PageCopy implements WireCopy {
     this.tmp = join(folder, `pages-${randomBytes(6).toString('hex')}.tmp`);
     this.seal = sealer(key, ROLE, MAGIC);
     this.pending = [this.seal.header];
-    this.opened = new Promise<void>((resolve) => {
-      openFile(this.tmp, 'wx', 0o600, (err, fd) => {
-        if (err) this.spoil();
-        else {
-          this.fd = fd;
-          if (this.spoiled) this.close();
-          else this.flush();
-        }
-        resolve();
-      });
-    });
   }
 
   /** Whether every page accepted so far is in the copy (and at least one was). */
@@ -89,6 +79,7 @@ export class PageCopy implements WireCopy {
   }
 
   body(wire: WireBody): number {
+    this.opened ??= this.open();
     const number = this.bodies++;
     if (wire.encoding.length > 255) this.spoil();
     else this.frame(BODY, number, [encodingField(wire.encoding), lengthField(wire.bytes.length), wire.bytes]);
@@ -110,16 +101,19 @@ export class PageCopy implements WireCopy {
   abandon(): Promise<void> {
     this.spoiled = true;
     this.pending = undefined;
-    this.removed ??= this.opened.then(() => {
-      this.close();
-      return unlink(this.tmp).catch(() => {});
-    });
+    // A copy that never opened its file has nothing to remove.
+    this.removed ??=
+      this.opened?.then(() => {
+        this.close();
+        return unlink(this.tmp).catch(() => {});
+      }) ?? Promise.resolve();
     return this.removed;
   }
 
   /** Seals the copy and puts it at `path`; answers its bytes and its nonce (hex). */
   async finish(path: string): Promise<{ bytes: number; nonce: string }> {
     await this.opened;
+    // An accepted page came in a copied body, so a whole copy has its file.
     if (!this.whole) throw new Error('the copy of the pages is not whole');
     try {
       this.write(this.seal.cipher.final());
@@ -135,6 +129,21 @@ export class PageCopy implements WireCopy {
 
   private spoil(): void {
     void this.abandon();
+  }
+
+  /** Opens the temporary file; what was sealed before is written once it is open. */
+  private open(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      openFile(this.tmp, 'wx', 0o600, (err, fd) => {
+        if (err) this.spoil();
+        else {
+          this.fd = fd;
+          if (this.spoiled) this.close();
+          else this.flush();
+        }
+        resolve();
+      });
+    });
   }
 
   /** One frame: its kind, the body's number, then `parts`, sealed as they are written. */
