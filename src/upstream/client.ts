@@ -54,6 +54,16 @@ export interface PageRequest {
    *  (so that decoding and parsing it again gives the page); answers the copy's number for it
    *  (PageAnswer.wire). */
   keepWire?: (wire: WireBody) => number;
+  /** Asked when the request's turn to be sent comes (a slot of the limiter taken), and before
+   *  each retry: false leaves it unsent, getPage then throwing NotWanted. */
+  wanted?: () => boolean;
+}
+
+/** What getPage throws for a request whose `wanted()` said no when its turn came: not sent. */
+export class NotWanted extends Error {
+  constructor(path: string, offset: number | undefined) {
+    super(`${path} Offset=${offset} was no longer wanted when its turn came, and was not sent`);
+  }
 }
 
 export interface PageAnswer extends ParsedPage {
@@ -120,9 +130,10 @@ export class UpstreamClient implements PageSource {
   async getPage(req: PageRequest): Promise<PageAnswer> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const page = await this.limiter.run(() => this.attempt(req), req.signal);
+        const page = await this.limiter.run((done) => this.attempt(req, done), req.signal);
         return { ...page, attempts: attempt };
       } catch (err) {
+        if (err instanceof NotWanted) throw err;
         const error = err instanceof ReportsError ? err : networkError(err, this.origin, req.path, this.secrets);
         if (!error.retryable) throw error;
         if (attempt >= this.retry.attempts) {
@@ -156,9 +167,11 @@ export class UpstreamClient implements PageSource {
     }
   }
 
-  /** One signed request; throws a ReportsError for every failure. */
-  private async attempt(req: PageRequest): Promise<ParsedPage & { wire?: number }> {
+  /** One signed request; throws a ReportsError for every failure. `done` gives the limiter's
+   *  slot back once the body is read (ConcurrencyLimit.run). */
+  private async attempt(req: PageRequest, done?: () => void): Promise<ParsedPage & { wire?: number }> {
     if (req.signal?.aborted) throw cancelledError(req.signal);
+    if (req.wanted?.() === false) throw new NotWanted(req.path, req.offset);
     const remaining = req.deadline === undefined ? Infinity : req.deadline - Date.now();
     if (remaining <= 0) throw budgetError(req.path, req.budgetMs ?? 0);
     const limitedByBudget = remaining < this.opts.timeoutMs;
@@ -188,7 +201,7 @@ export class UpstreamClient implements PageSource {
     try {
       let answer: HttpAnswer;
       try {
-        answer = await this.send(url, this.now(), controller.signal, req.keepWire);
+        answer = await this.send(url, this.now(), controller.signal, req.keepWire, done);
       } catch (err) {
         throw fail(err);
       }
@@ -240,6 +253,7 @@ export class UpstreamClient implements PageSource {
     now: Date,
     signal: AbortSignal,
     keepWire?: PageRequest['keepWire'],
+    bodyRead?: () => void,
   ): Promise<HttpAnswer> {
     const headers: Record<string, string> = {
       ...signedHeaders({ method: 'GET', url, username: this.opts.username, key: this.opts.key, now }),
@@ -260,10 +274,18 @@ export class UpstreamClient implements PageSource {
     const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     let body: { bodyText?: string; json: unknown; clean: boolean };
     try {
-      body = await readBody(decoded.chunks, (bytes) => this.bodyOf(bytes, ok), {
-        maxBytes,
-        tooLarge: (received) => tooLarge(path, decoded.encoding, maxBytes, received),
-      });
+      body = await readBody(
+        decoded.chunks,
+        (bytes) => {
+          // The request is over: the next may go out while this body is parsed.
+          bodyRead?.();
+          return this.bodyOf(bytes, ok);
+        },
+        {
+          maxBytes,
+          tooLarge: (received) => tooLarge(path, decoded.encoding, maxBytes, received),
+        },
+      );
     } catch (err) {
       decoded.release();
       // Reading stopped early (a bound, a decoder's error): the rest of the answer is not wanted.

@@ -7,7 +7,7 @@
 import { ReportsError } from '../errors.js';
 import { decodeWire, type WireBody } from './body-decode.js';
 import { utf8 } from './body-text.js';
-import type { PageAnswer, PageRequest, PageSource } from './client.js';
+import { NotWanted, type PageAnswer, type PageRequest, type PageSource } from './client.js';
 import { parseEnvelope } from './envelope.js';
 import { parseInPieces } from './json-pieces.js';
 
@@ -20,6 +20,8 @@ export class KeptPages implements PageSource {
 
   async getPage(req: PageRequest): Promise<PageAnswer> {
     const offset = req.offset ?? 0;
+    // As the service's client leaves a request unsent that is no longer wanted.
+    if (req.wanted?.() === false) throw new NotWanted(req.path, req.offset);
     const wire = this.pages.get(offset);
     if (!wire) {
       throw new ReportsError('upstream', `The page at Offset ${offset} of ${req.path} was not kept.`, {

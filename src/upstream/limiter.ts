@@ -11,7 +11,12 @@ export interface ConcurrencyLimit {
   /** Requests of this process holding a slot now, and the most seen at once. */
   readonly inFlight: number;
   readonly maxActive: number;
-  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Runs `task` holding a slot. The task may give its slot back before it ends by calling
+   * `done` (once or more): a request is in flight until its body is read, not while its JSON
+   * is parsed, so the next request goes out while this one's page is parsed.
+   */
+  run<T>(task: (done: () => void) => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 export class Limiter implements ConcurrencyLimit {
@@ -34,12 +39,18 @@ export class Limiter implements ConcurrencyLimit {
     return this.active;
   }
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(task: (done: () => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(signal);
-    try {
-      return await task();
-    } finally {
+    let held = true;
+    const done = () => {
+      if (!held) return;
+      held = false;
       this.release();
+    };
+    try {
+      return await task(done);
+    } finally {
+      done();
     }
   }
 

@@ -54,19 +54,27 @@ export class SharedLimiter implements ConcurrencyLimit {
     return this.local.maxActive;
   }
 
-  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return this.local.run(async () => {
+  run<T>(task: (done: () => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.local.run(async (localDone) => {
       const lease = await this.acquire(signal);
       const renew = setInterval(() => {
         this.redis
           .run('renew a lease', (c) => c.eval(RENEW, { keys: [LEASES_KEY], arguments: [String(LEASE_MS), lease] }))
           .catch(() => {}); // Redis away: the lease lapses, which only ever frees capacity.
       }, RENEW_EVERY_MS);
-      try {
-        return await task();
-      } finally {
+      // The lease given back once, when the task says it is done or when it ends.
+      let released: Promise<unknown> | undefined;
+      const done = () => {
+        if (released) return;
         clearInterval(renew);
-        await this.redis.run('release a lease', (c) => c.zRem(LEASES_KEY, lease)).catch(() => {});
+        released = this.redis.run('release a lease', (c) => c.zRem(LEASES_KEY, lease)).catch(() => {});
+        localDone();
+      };
+      try {
+        return await task(done);
+      } finally {
+        done();
+        await released;
       }
     }, signal);
   }

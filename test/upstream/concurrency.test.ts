@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { Limiter } from '../../src/upstream/limiter.js';
+import { NotWanted } from '../../src/upstream/client.js';
+import { type ConcurrencyLimit, Limiter } from '../../src/upstream/limiter.js';
 import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
 import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
 
@@ -23,6 +24,61 @@ describe('concurrency', () => {
     expect(svc.maxInFlight).toBe(4);
     expect(limiter.maxActive).toBe(4);
     expect(limiter.inFlight).toBe(0);
+  });
+
+  test('a request gives its slot back once its body is read, before the body is parsed', async () => {
+    // The page at Offset 500 is not JSON (a malformed answer: not retried, its records missing).
+    const svc = await service({
+      total: 1500,
+      latencyMs: 5,
+      fault: (r) => (r.offset === 500 ? { status: 200, body: '{"Respo' } : undefined),
+    });
+    const inner = new Limiter(1);
+    const events: string[] = [];
+    // The limiter's own done is called when a task ends in any case; the task's, only when the
+    // client calls it.
+    const limiter: ConcurrencyLimit = {
+      limit: 1,
+      inFlight: 0,
+      maxActive: 0,
+      run: (task, signal) =>
+        inner.run(
+          (done) =>
+            task(() => {
+              events.push('done');
+              done();
+            }).finally(() => events.push('ended')),
+          signal,
+        ),
+    };
+    const out = await fetchReport(client(svc.url, { limiter }), req());
+    expect(seqs(out)).toEqual([...range(0, 500), ...range(1000, 1500)]);
+    expect(out.complete).toBe(false);
+    expect(svc.requests.map((r) => r.offset).sort((a, b) => a - b)).toEqual([0, 500, 1000]);
+    // Each request said it was done before it ended, the one whose body was not JSON too:
+    // done is said when the body is read, whatever parsing it then gives.
+    expect(events).toEqual(['done', 'ended', 'done', 'ended', 'done', 'ended']);
+    expect(svc.maxInFlight).toBe(1);
+  });
+
+  test('a request no longer wanted when its turn to be sent comes is not sent', async () => {
+    const svc = await service({ total: 1000, latencyMs: 20 });
+    const c = client(svc.url, { limiter: new Limiter(1) });
+    let ended = false;
+    const first = c.getPage({ path: PATH, query: {}, envelope: 'collection', offset: 0, limit: 500 });
+    // Wanted when asked for; it waits for the only slot, and no longer is when its turn comes.
+    const second = c.getPage({
+      path: PATH,
+      query: {},
+      envelope: 'collection',
+      offset: 500,
+      limit: 500,
+      wanted: () => !ended,
+    });
+    ended = true;
+    expect((await first).records).toHaveLength(500);
+    await expect(second).rejects.toBeInstanceOf(NotWanted);
+    expect(svc.requests.map((r) => r.offset)).toEqual([0]);
   });
 
   test('limit 1: strictly one request at a time', async () => {

@@ -55,6 +55,46 @@ describe('Limiter', () => {
     expect(limiter.inFlight).toBe(0);
   });
 
+  test('a task that says it is done gives its slot back before it ends, and only once', async () => {
+    const limiter = new Limiter(1);
+    const g = gate();
+    let second = false;
+    const first = limiter.run(async (done) => {
+      done();
+      done();
+      await g.p;
+      return 'first';
+    });
+    const next = limiter.run(async () => {
+      second = true;
+      return 'second';
+    });
+    await tick();
+    // The first task still runs; its slot went to the second.
+    expect(second).toBe(true);
+    expect(await next).toBe('second');
+    expect(limiter.inFlight).toBe(0);
+    const g2 = gate();
+    const third = limiter.run(() => g2.p.then(() => 'third'));
+    expect(limiter.inFlight).toBe(1);
+    // The first ending now gives back nothing more: the third still holds the only slot.
+    g.open();
+    expect(await first).toBe('first');
+    expect(limiter.inFlight).toBe(1);
+    let fourth = false;
+    const last = limiter.run(async () => {
+      fourth = true;
+    });
+    await tick();
+    expect(fourth).toBe(false);
+    g2.open();
+    expect(await third).toBe('third');
+    await last;
+    expect(fourth).toBe(true);
+    expect(limiter.maxActive).toBe(1);
+    expect(limiter.inFlight).toBe(0);
+  });
+
   test('an abort while waiting leaves the queue without running; an aborted signal never starts', async () => {
     const limiter = new Limiter(1);
     const g = gate();

@@ -63,6 +63,25 @@ describe.skipIf(!REDIS)('SharedLimiter', () => {
     expect(await links[0].client.zScore(LEASES_KEY, 'dead-replica:1')).toBeNull();
   });
 
+  it('a task that says it is done gives its lease back while it still runs', async () => {
+    const [a, b] = links.map((l) => new SharedLimiter(l, 1));
+    let finish!: () => void;
+    let saidDone!: () => void;
+    const isDone = new Promise<void>((r) => (saidDone = r));
+    const first = a.run(async (done) => {
+      done();
+      saidDone();
+      await new Promise<void>((r) => (finish = r));
+      return 'first';
+    });
+    await isDone;
+    // The other replica takes the only share while the first task has not ended.
+    expect(await b.run(async () => 'second')).toBe('second');
+    finish();
+    expect(await first).toBe('first');
+    expect(await links[0].client.zCard(LEASES_KEY)).toBe(0);
+  });
+
   it('a waiting call is cancelled by its signal', async () => {
     const limiter = new SharedLimiter(links[0], 1);
     let release!: () => void;

@@ -2,9 +2,12 @@
  * Strategy "concurrent by Offset": TotalRecords is known, so every missing window up to the
  * cap is requested at once; the client's process-wide limiter bounds how many are in flight.
  */
-import type { PageAnswer } from '../client.js';
+import { NotWanted, type PageAnswer } from '../client.js';
 import { gaps, type Interval, mergeIntervals, windows } from './intervals.js';
 import type { PageWalk } from './walk.js';
+
+/** Workers per request the limiter lets be in flight (see fetchConcurrently). */
+const WORKERS_PER_SLOT = 2;
 
 /** A window's page, or the error its request failed with. */
 type Answer = { page: PageAnswer } | { error: unknown };
@@ -51,16 +54,24 @@ export async function fetchConcurrently(
     }
     await rethrow(walked);
   };
-  const workers = Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker);
+  // Twice as many workers as requests may be in flight: a request gives its slot back once its
+  // body is read (ConcurrencyLimit.run), so while one worker's page is parsed and walked another
+  // worker's request is already out. With as many workers as slots, a slot stood empty while
+  // its page was parsed: at 50 ms a request, 20,000 records took 1.19x the hand-written
+  // client's time, 1.14x so (medians of 20 alternated runs).
+  const workers = Array.from({ length: Math.min(plan.length, WORKERS_PER_SLOT * walk.concurrency) }, worker);
   // After the workers' first requests are sent (they are, once this turn's promises have run).
   if (acceptFirst) workers.push(rethrow(afterWaitingIo(acceptFirst)));
   await Promise.all(workers);
   return total;
 }
 
-/** The window's answer; never rejects (it is awaited only once the page before is walked). */
+/** The window's answer; never rejects (it is awaited only once the page before is walked). A
+ *  window that, when its turn to be sent comes, lies at or past where the records were seen to
+ *  end is not sent (the request may have waited for a slot behind the page that showed it). */
 function request(walk: PageWalk, interval: Interval): Promise<Answer> {
-  return walk.get(interval).then(
+  const wanted = () => walk.endSeen === undefined || interval.offset < walk.endSeen;
+  return walk.get(interval, wanted).then(
     (page) => ({ page }),
     (error: unknown) => ({ error }),
   );
@@ -69,7 +80,8 @@ function request(walk: PageWalk, interval: Interval): Promise<Answer> {
 /** A page answered for `interval` accepted, or its failure noted (a cancellation rethrown). */
 function keep(walk: PageWalk, interval: Interval, got: Answer, total: number): void {
   if ('error' in got) {
-    walk.fail(interval, got.error);
+    if (got.error instanceof NotWanted) walk.skip(interval);
+    else walk.fail(interval, got.error);
     return;
   }
   const { page } = got;

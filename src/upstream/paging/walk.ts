@@ -75,8 +75,9 @@ export class PageWalk {
     return Math.max(1, this.client.limiter.limit);
   }
 
-  /** One request for `interval` (without Offset/Limit for a transaction without paging). */
-  async get(interval: Interval): Promise<PageAnswer> {
+  /** One request for `interval` (without Offset/Limit for a transaction without paging);
+   *  `wanted` as PageRequest.wanted. */
+  async get(interval: Interval, wanted?: () => boolean): Promise<PageAnswer> {
     const { req } = this;
     const { copy } = req;
     const page = await this.client.getPage({
@@ -90,6 +91,7 @@ export class PageWalk {
       deadline: this.deadline,
       budgetMs: req.budgetMs,
       ...(copy ? { keepWire: (wire: WireBody) => copy.body(wire) } : {}),
+      ...(wanted ? { wanted } : {}),
     });
     this.requests += page.attempts;
     if (copy) this.wires.set(interval.offset, page.wire);
