@@ -96,5 +96,12 @@ describe('a copy of the pages of a fetch', () => {
     expect(await files(folder)).toEqual([]);
     await unused.abandon();
     expect(await files(folder)).toEqual([]);
+    // Spoiled before its first body (a page came uncompressed), then given one: still no file.
+    const late = new PageCopy(folder, key);
+    late.accept(0, undefined);
+    late.accept(100, late.body({ encoding: 'gzip', bytes: gzipSync(page(100)) }));
+    await late.abandon();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await files(folder)).toEqual([]);
   });
 });

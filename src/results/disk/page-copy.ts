@@ -79,8 +79,10 @@ export class PageCopy implements WireCopy {
   }
 
   body(wire: WireBody): number {
-    this.opened ??= this.open();
     const number = this.bodies++;
+    // A copy spoiled already (a page before came uncompressed) makes no file.
+    if (this.spoiled) return number;
+    this.opened ??= this.open();
     if (wire.encoding.length > 255) this.spoil();
     else this.frame(BODY, number, [encodingField(wire.encoding), lengthField(wire.bytes.length), wire.bytes]);
     return number;
