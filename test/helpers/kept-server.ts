@@ -5,19 +5,11 @@
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../src/config.js';
-import { createServer } from '../../src/server/create-server.js';
-import { createRuntime, type Runtime } from '../../src/server/runtime.js';
+import { createRuntime } from '../../src/server/runtime.js';
+import { connectInProcess, type InProcess } from './mcp.js';
 
-export interface KeptServer {
-  rt: Runtime;
-  client: Client;
-  logs: string[];
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
-}
+export type KeptServer = InProcess;
 
 export interface KeptServerOptions {
   url: string;
@@ -42,19 +34,5 @@ export async function startKeptServer(o: KeptServerOptions): Promise<KeptServer>
   });
   const logs: string[] = [];
   const rt = await createRuntime(config, { log: (l) => logs.push(l), now: () => o.now, keepOnDisk: true });
-  const server = createServer(rt);
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'kept-server-test', version: '1.0.0' });
-  await Promise.all([server.connect(b), client.connect(a)]);
-  return {
-    rt,
-    client,
-    logs,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    close: async () => {
-      await client.close();
-      await server.close();
-      await rt.close();
-    },
-  };
+  return connectInProcess(rt, logs, new Client({ name: 'kept-server-test', version: '1.0.0' }));
 }

@@ -1,10 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../src/config.js';
-import { createServer } from '../../src/server/create-server.js';
 import { createRuntime, type Runtime } from '../../src/server/runtime.js';
 import { HOSTILE_KEY, HOSTILE_USERNAME } from './hostile-upstream.js';
+import { connectInProcess } from './mcp.js';
 
 export interface LiveServer {
   client: Client;
@@ -38,27 +37,18 @@ export async function startLive(
   });
   const logs: string[] = [];
   const rt = await createRuntime(config, { log: (l) => logs.push(l), now });
-  const server = createServer(rt);
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const sent: string[] = [];
-  const send = serverTransport.send.bind(serverTransport);
-  serverTransport.send = async (message: JSONRPCMessage, options) => {
-    sent.push(JSON.stringify(message));
-    return send(message, options);
-  };
-  const client = new Client({ name: 'hostile-test-client', version: '1.0.0' });
-  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return {
-    client,
+  const connected = await connectInProcess(
     rt,
     logs,
-    sent,
-    largestMessage: () => Math.max(0, ...sent.map((m) => Buffer.byteLength(m))),
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    close: async () => {
-      await client.close();
-      await server.close();
-      await rt.close();
+    new Client({ name: 'hostile-test-client', version: '1.0.0' }),
+    (serverTransport) => {
+      const send = serverTransport.send.bind(serverTransport);
+      serverTransport.send = async (message: JSONRPCMessage, options) => {
+        sent.push(JSON.stringify(message));
+        return send(message, options);
+      };
     },
-  };
+  );
+  return { ...connected, sent, largestMessage: () => Math.max(0, ...sent.map((m) => Buffer.byteLength(m))) };
 }

@@ -30,9 +30,23 @@ export async function startInProcess(
     sandbox: { dataNow: new Date('2026-11-15T00:00:00Z'), ...opts.sandbox },
     now: opts.now,
   });
+  return connectInProcess(rt, logs, new CheckedClient({ name: 'test-client', version: '1.0.0' }));
+}
+
+/**
+ * `rt`'s server and `client` connected over an in-memory transport pair; `watch` is given the
+ * server's side of the pair before it connects (to record what the server writes). Closing
+ * closes the client, the server and the runtime.
+ */
+export async function connectInProcess(
+  rt: Runtime,
+  logs: string[],
+  client: Client,
+  watch?: (serverTransport: InMemoryTransport) => void,
+): Promise<InProcess> {
   const server = createServer(rt);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new CheckedClient({ name: 'test-client', version: '1.0.0' });
+  watch?.(serverTransport);
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return {
     client,
