@@ -78,8 +78,12 @@ const CJK_CHARS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}ー'
 const CJK_NAME = new RegExp(`^[${CJK_CHARS}]{1,5}(?:[ ・·\\u3000]?[${CJK_CHARS}]{1,5})?$`, 'u');
 /** محمد بن سلمان: two to five words of Arabic letters. */
 const ARABIC_NAME = /^[\p{sc=Arabic}\p{M}]+(?: [\p{sc=Arabic}\p{M}]+){1,4}$/u;
-/** A run of East Asian letters (a name inside it is found as a substring, see pii.ts). */
-export const CJK_RUN = new RegExp(`[${CJK_CHARS}]{2,}`, 'gu');
+/** A run of East Asian letters (a name inside it is found as a substring, see pii.ts), with
+ *  the letter and space before it when one stands alone there: a surname of one letter written
+ *  apart from the given name (王 伟芳, 이 민준) is masked with it. */
+export const CJK_RUN = new RegExp(`(?:[${CJK_CHARS}][ \\u3000])?[${CJK_CHARS}]{2,}`, 'gu');
+/** One East Asian letter: a surname of one (王, 李, 이, 김) when a name field holds it. */
+export const CJK_LETTER = new RegExp(`^[${CJK_CHARS}]$`, 'u');
 export const HAS_CJK = new RegExp(`[${CJK_CHARS}]`, 'u');
 
 /** Whole words with their digits (ABC123 is one word, not the name ABC), possessive kept apart. */

@@ -24,6 +24,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { IN_PERSON, keyInfo, type Role, roleIn } from './pii-keys.js';
 import { ANNOUNCED_PHONE, ANNOUNCER, isAnnouncedPhone, isPhone, PHONE, PHONE_ANY, SEVEN_DIGITS } from './pii-phones.js';
 import {
+  CJK_LETTER,
   CJK_RUN,
   EMAIL,
   fold,
@@ -110,6 +111,13 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
   const known = new Set<string>();
   /** Those written in East Asian scripts, found inside runs of text with no spaces. */
   const knownCjk = new Set<string>();
+  /**
+   * East Asian surnames of one letter (王, 李, 이, 김), folded: masked beside a known name in
+   * East Asian script, as one with it (王伟芳已登机, 이 민준님). A Han one on its own stays (one
+   * letter names nobody, and is a word of many texts); a Hangul one is two letters once folded
+   * (NFKD gives its jamo), so `known` holds it too and a word of it alone is masked.
+   */
+  const cjkSurnames = new Set<string>();
   /** The digits of identifiers the results hold (ticket numbers, ServiceRefs): never a phone. */
   const identifiers = new Set<string>();
   const isIdentifier = (digits: string): boolean => identifiers.has(digits);
@@ -143,7 +151,19 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
       learntCount++;
     }
   };
-  /** The words of a name remembered; O'Neil-Smith also as O'NEIL and SMITH, José as JOSE. */
+  /** A surname of one East Asian letter remembered (see cjkSurnames). */
+  const rememberSurname = (letter: string): void => {
+    const folded = fold(letter);
+    if (cjkSurnames.has(folded)) return;
+    if (cjkSurnames.size >= KNOWN_NAMES_LIMIT) cjkSurnames.clear();
+    cjkSurnames.add(folded);
+    learntCount++;
+  };
+  /**
+   * The words of a name remembered; O'Neil-Smith also as O'NEIL and SMITH, José as JOSE. A name
+   * in East Asian script of two words or more also as written without spaces (王 伟 as 王伟), and
+   * a word of it of one letter as a surname (see cjkSurnames).
+   */
   const learn = (name: string): void => {
     const words = name
       .replace(/’/g, "'")
@@ -153,9 +173,11 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
     words.forEach((w, i) => {
       const word = fold(w);
       if (i < words.length - 1 && PARTICLES.has(word) && w === w.toLowerCase()) return;
+      if (CJK_LETTER.test(w)) rememberSurname(w);
       remember(word);
       if (word.includes('-')) for (const part of word.split('-')) remember(part.replace(/^'+|'+$/g, ''));
     });
+    if (words.length > 1 && words.every((w) => HAS_CJK.test(w))) remember(fold(words.join('')));
   };
   /** A word of a text that is a known name: whole, without its possessive, or a part of a hyphenated one. */
   const isKnown = (w: string): boolean => {
@@ -185,12 +207,25 @@ export function createRedactor(enabled: boolean, options: RedactorOptions = {}):
   };
   /** Known names written in East Asian scripts inside a run of letters with no spaces (王小明已登机). */
   const CJK_LONGEST = 8;
+  /** The length of the longest known name at `i` in `run`, or 0. */
+  const knownCjkAt = (run: string, i: number): number => {
+    let len = Math.min(CJK_LONGEST, run.length - i);
+    while (len >= 2 && !knownCjk.has(fold(run.slice(i, i + len)))) len--;
+    return len >= 2 ? len : 0;
+  };
+  /** A run of CJK_RUN with its known names masked, each with a surname of one letter before it. */
   const maskCjkRun = (run: string): string => {
     let out = '';
     for (let i = 0; i < run.length; ) {
-      let len = Math.min(CJK_LONGEST, run.length - i);
-      while (len >= 2 && !knownCjk.has(fold(run.slice(i, i + len)))) len--;
-      if (len >= 2) {
+      let len = knownCjkAt(run, i);
+      if (len === 0 && cjkSurnames.size > 0) {
+        // 王伟芳, 王 伟芳: the surname (one letter, two code units beyond the BMP) and the name.
+        const letter = String.fromCodePoint(run.codePointAt(i) as number);
+        const gap = run[i + letter.length] === ' ' || run[i + letter.length] === '\u3000' ? 1 : 0;
+        const name = cjkSurnames.has(fold(letter)) ? knownCjkAt(run, i + letter.length + gap) : 0;
+        if (name > 0) len = letter.length + gap + name;
+      }
+      if (len > 0) {
         out += mask('name', run.slice(i, i + len));
         i += len;
       } else out += run[i++];

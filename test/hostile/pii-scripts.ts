@@ -261,7 +261,8 @@ const MASK = /(?:Traveller|email|phone)-[0-9a-f]{0,8}/g;
 /**
  * A name found in texts: a word of it (particles written in lower case aside) as a whole word
  * in any case and with or without accents; an East Asian name (whole, or its given name of two
- * letters or more) anywhere, since those scripts write no spaces. A phone: its digits in a run
+ * letters or more) anywhere, since those scripts write no spaces, and a surname of one letter
+ * left beside a mask. A phone: its digits in a run
  * of phone characters. Result ids are left out first: random, one can spell a short name
  * between its `_` and `-` (a full run once found `Df` in sql_query's text), which no masking
  * could or should change.
@@ -271,9 +272,17 @@ export function scriptLeaks(
   people: readonly ScriptPerson[],
   phones: readonly string[],
 ): string[] {
-  const text = folded(texts.join('\n').replace(RESULT_ID, ' ').replace(MASK, ' '));
+  const joined = texts.join('\n');
+  const text = folded(joined.replace(RESULT_ID, ' ').replace(MASK, ' '));
   const found: string[] = [];
   for (const p of people) {
+    // A surname of one letter left beside its masked given name (이Traveller-…, 王 Traveller-…).
+    if (
+      p.script === 'cjk' &&
+      [...p.surname].length === 1 &&
+      new RegExp(`${p.surname}[ \u3000]?Traveller-`).test(joined)
+    )
+      found.push(`cjk: ${p.surname} beside a mask`);
     const words =
       p.script === 'cjk'
         ? [`${p.surname}${p.given}`, p.given]

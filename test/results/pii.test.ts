@@ -208,3 +208,46 @@ describe('masking that generalises (issue 18)', () => {
       });
   });
 });
+
+describe('East Asian surnames of one letter', () => {
+  const MASKED = /^Traveller-[0-9a-f]{8}$/;
+  /** A record naming the person in two fields, then a remark about them; the remark as masked. */
+  const remark = (name: Rec, text: string): string => {
+    const redact = createRedactor(true);
+    const [, masked] = redact.records([{ Traveller: name }, { Remark: text }]);
+    return String(masked.Remark);
+  };
+
+  it('masks the surname with the given name, written with or without a space, from two name fields', () => {
+    for (const [last, first] of [
+      ['王', '伟芳'],
+      ['이', '민준'],
+      ['𠮷', '野子'],
+    ]) {
+      for (const text of [
+        `${last}${first}已办理登机手续`,
+        `${last} ${first}님 좌석 변경`,
+        `${last}\u3000${first}さん`,
+      ]) {
+        const out = remark({ LastName: last, FirstName: first }, text);
+        const mask = out.match(/Traveller-[0-9a-f]{8}/)?.[0] ?? '';
+        expect(mask, `${text} -> ${out}`).toMatch(MASKED);
+        // The surname went into the mask: nothing of the name before it.
+        expect(out.startsWith(mask), `${text} -> ${out}`).toBe(true);
+        expect(out).not.toContain(first);
+      }
+    }
+  });
+
+  it('masks a name field written with a space as one name in text without spaces', () => {
+    const out = remark({ Name: '王 伟' }, '王伟已办理登机手续');
+    expect(out).toMatch(/^Traveller-[0-9a-f]{8}已办理登机手续$/);
+  });
+
+  it('leaves a one-letter word alone where no known name follows it', () => {
+    expect(remark({ LastName: '王', FirstName: '伟芳' }, '王先生已办理登机手续')).toBe('王先生已办理登机手续');
+    expect(remark({ LastName: '王', FirstName: '伟芳' }, '李伟芳已办理登机手续')).toMatch(
+      /^李Traveller-[0-9a-f]{8}已办理登机手续$/,
+    );
+  });
+});
