@@ -107,6 +107,9 @@ describe('lying totals and constant Limit', () => {
     expect(sc.notes.length).toBeLessThanOrEqual(6);
     expect(sc.notes.join('\n').length).toBeLessThan(2_000);
     expect(sc.notes.join('\n')).toContain('the service has fewer records than its TotalRecords (1,000,000,000) says');
+    // The same count written the same way in every note.
+    expect(sc.notes.join('\n')).toContain('came back empty although TotalRecords is 1,000,000,000;');
+    expect(sc.notes.join('\n')).not.toContain('1000000000');
   });
 
   test('TotalRecords 1e20 is not a count: the records are kept, with a note, and the answer validates', async () => {

@@ -192,7 +192,7 @@ describe('paging inconsistencies: noted, never looped, never duplicated', () => 
     const out = await fetchReport(client(svc.url), req());
     expect(out.complete).toBe(false);
     expect(out.notes).toEqual([
-      'The page at Offset 500 came back empty although TotalRecords is 2000; records 500-999 are missing.',
+      'The page at Offset 500 came back empty although TotalRecords is 2,000; records 500-999 are missing.',
     ]);
     expect(seqs(out)).toEqual([...range(0, 500), ...range(1000, 2000)]);
     expect(svc.requests).toHaveLength(4);

@@ -252,7 +252,7 @@ export class PageWalk {
       const last = interval.offset + interval.count - 1;
       notes.push(
         got === 0
-          ? `The page at Offset ${interval.offset} came back empty although TotalRecords is ${promised}; ` +
+          ? `The page at Offset ${interval.offset} came back empty although ${promisedBy(promised)}; ` +
               `records ${interval.offset}-${last} are missing.`
           : `The page at Offset ${interval.offset} returned ${got} records where ${interval.count} were promised; ` +
               `records ${interval.offset + got}-${last} are missing.`,
@@ -313,6 +313,11 @@ const IDENTITY_MODULUS = 2 ** 52;
 
 /** Short pages named one by one in the notes; beyond them they are counted in one note. */
 const SHORT_PAGES_NAMED = 3;
+
+/** What promised a page's records: the TotalRecords it came with, counted as every count is. */
+function promisedBy(total: number | null): string {
+  return total === null ? 'the pages before it promised more' : `TotalRecords is ${total.toLocaleString('en-US')}`;
+}
 
 function plural(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
