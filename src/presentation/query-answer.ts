@@ -20,7 +20,9 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   const output = runQuery(stored.records, query, { report: stored.report });
   const incomplete = incompleteLine(coverageOf(stored));
   const notes: string[] = [...(incomplete ? [incomplete] : []), ...extraNotes, ...(output.notes ?? [])];
+  const { money } = output;
   delete output.notes;
+  delete output.money;
   if (output.rows) {
     const { rows, leftOut } = fitRows(output.rows);
     if (leftOut > 0) {
@@ -52,6 +54,7 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
     args: query,
     resourceUri: resultUri(stored.id),
     notes,
+    money,
   });
   const structured: QueryResult = {
     resultId: stored.id,

@@ -2,6 +2,7 @@
  * The text an assistant reads for a query_report answer: what matched, the rows or groups of
  * this page as a pipe table, and how to page on; always under TEXT_CHAR_LIMIT.
  */
+import { formatMoney } from '../results/money.js';
 import type { QueryOutput } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import { summarize } from '../results/summarize.js';
@@ -19,6 +20,8 @@ export interface QueryRenderContext {
   resourceUri?: string;
   /** Lines said before the rows: an incomplete result, a currency joined to the groups. */
   notes?: readonly string[];
+  /** Aggregates of money -> the key field holding their currency (QueryOutput.money). */
+  money?: Readonly<Record<string, string>>;
 }
 
 export function renderQuery(output: QueryOutput, context: QueryRenderContext): string {
@@ -47,7 +50,7 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
       ? Object.keys(output.groups[0]).filter((k) => k !== 'key' && k !== 'count')
       : [];
     columns = [...keyNames, 'count', ...aggNames];
-    const rows = output.groups.map((g) => ({ ...g.key, ...g, key: undefined }));
+    const rows = output.groups.map((g) => withMoney({ ...g.key, ...g, key: undefined }, g.key, context.money));
     table = makeTable(columns, rows, 60);
     total = output.groupCount ?? output.groups.length;
     unit = 'groups';
@@ -95,6 +98,21 @@ export function renderQuery(output: QueryOutput, context: QueryRenderContext): s
     return tail;
   };
   return fit(head, table, cut).text;
+}
+
+/** A group's money written with its currency's minor units and thousands (1,552.70 EUR, 215,010
+ *  JPY), as the report's summary writes money: a number alone (1552.7) reads as an amount cut short. */
+function withMoney(
+  row: Record<string, unknown>,
+  key: Record<string, unknown>,
+  money: Readonly<Record<string, string>> | undefined,
+): Record<string, unknown> {
+  if (!money) return row;
+  for (const [column, currency] of Object.entries(money)) {
+    const v = row[column];
+    if (typeof v === 'number' && Number.isFinite(v)) row[column] = formatMoney(v, key[currency]);
+  }
+  return row;
 }
 
 function range(output: QueryOutput, shown: number, total: number): string {

@@ -18,6 +18,7 @@ import type { RecordMeaning } from '../catalog/types.js';
 import { invalidInput } from '../errors.js';
 import { CURRENCY_NOT_STATED, moneyFields } from './amounts.js';
 import { stateCounts, stateNote } from './derived.js';
+import { roundMoney } from './money.js';
 import { collectPaths, compilePath, type Getter, leafName, listPaths, resolveField, valueAt } from './paths.js';
 import {
   type AggregateFn,
@@ -65,6 +66,9 @@ export interface QueryOutput {
   groupCount?: number;
   /** What the answer did that the arguments did not say (a currency joined to the groups). */
   notes?: string[];
+  /** Aggregates of money (sum_FOPFare) -> the group key field holding their currency: the text
+   *  writes them with its minor units. Not part of the structured answer. */
+  money?: Record<string, string>;
 }
 
 /** What runQuery needs to know of the result besides its records. */
@@ -389,6 +393,8 @@ interface AggSpec {
   path?: string;
   /** For money whose record states no currency: the words said beside each total. */
   currencyNote?: string;
+  /** For money in a stated currency: the group key field holding it. */
+  currency?: string;
   /** For a ticket's amount on coupon records: the ticket it belongs to, counted once. */
   onceBy?: Getter;
   /** A text naming several travellers (catalog `travellerLists`): its names are the values. */
@@ -448,6 +454,7 @@ function perCurrency(
       notes.push(`${a.name}: ${CURRENCY_NOT_STATED} for ${a.path}, so this total may mix currencies.`);
       continue;
     }
+    a.currency = currency;
     if (keys.some((k) => k.name === currency)) continue;
     keys.push({ name: currency, get: compilePath(currency), part: 0 });
     notes.push(
@@ -551,6 +558,7 @@ function grouped(
     if (!aggs.some((x) => x.name === name)) aggs.push({ name, fn: a.fn, get: compilePath(path), path });
   }
   const notes = perCurrency(aggs, keys, money, matched);
+  const inCurrency = aggs.flatMap((a) => (a.currency === undefined ? [] : [[a.name, a.currency] as const]));
   notes.push(...atTheirGrain(aggs, meaning));
   const byTraveller = keys.find((k) => k.names);
 
@@ -629,7 +637,7 @@ function grouped(
   const out: QueryGroup[] = [...groups.values()].map((g) => {
     const row: QueryGroup = { key: g.key, count: g.count };
     aggs.forEach((a, j) => {
-      row[a.name] = finish(g.states[j], a.fn);
+      row[a.name] = finish(g.states[j], a.fn, a.currency === undefined ? undefined : { currency: g.key[a.currency] });
       if (a.currencyNote) row[`currency_${a.path}`] = a.currencyNote;
     });
     return row;
@@ -658,6 +666,7 @@ function grouped(
     groups: sorted.slice(offset, offset + limit),
     groupCount: sorted.length,
     ...(notes.length ? { notes } : {}),
+    ...(inCurrency.length ? { money: Object.fromEntries(inCurrency) } : {}),
   };
 }
 
@@ -760,14 +769,19 @@ function accumulate(s: AggState, fn: AggregateFn, values: unknown[]): void {
   }
 }
 
-function finish(s: AggState, fn: AggregateFn): unknown {
+/** An aggregate's value; `money`: of amounts in that currency (an average is then an amount,
+ *  to the currency's minor units: 1,080.83, not 1080.8296). */
+function finish(s: AggState, fn: AggregateFn, money?: { currency: unknown }): unknown {
   switch (fn) {
     case 'count':
       return s.n;
     case 'sum':
       return s.numeric ? roundTo(s.sum.value, s.decimals) : null;
     case 'avg':
-      return s.numeric ? roundTo(s.sum.value / s.numeric, s.decimals + 2) : null;
+      if (!s.numeric) return null;
+      return money
+        ? roundMoney(s.sum.value / s.numeric, money.currency)
+        : roundTo(s.sum.value / s.numeric, s.decimals + 2);
     case 'countDistinct':
       return s.distinct?.size ?? 0;
     case 'min':

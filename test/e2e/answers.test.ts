@@ -100,7 +100,12 @@ function tally(records: Rec[], key: (r: Rec) => string, amount?: string): Map<st
 }
 
 /** The table cell text of a number as the text writes it in a group row. */
-const money = (c: number) => String(c / 100);
+/** Cents as the text writes money: the currency's minor units (Intl's ISO 4217 list), thousands. */
+const money = (c: number, currency: string) => {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+    .maximumFractionDigits as number;
+  return (c / 100).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
 
 describe('seven consultant questions, over stdio in demo mode', () => {
   it('which travellers fly into Singapore this week', async () => {
@@ -149,7 +154,7 @@ describe('seven consultant questions, over stdio in demo mode', () => {
     // The text alone: one line per account and currency with its coupons and credit.
     for (const [key, c] of expected) {
       const [account, currency] = key.split('|');
-      expect(q.text).toContain(`| ${account} | ${currency} | ${counts.get(key)} | ${money(c)} |`);
+      expect(q.text).toContain(`| ${account} | ${currency} | ${counts.get(key)} | ${money(c, currency)} |`);
     }
     done('open coupons expiring next month per account, credit per currency', asked);
   });

@@ -95,6 +95,48 @@ describe('money is never added across currencies', () => {
     expect(text).toContain('groups by Account, CreditCurrency');
   });
 
+  it('query_report writes money with its currency minor units; an average of money is rounded to them', async () => {
+    const { head, records } = await report('ticket_coupons_by_status_code', {
+      DateStart: '20260101',
+      DateEnd: '20261231',
+      CouponCodeGroup: 'OPEN',
+      DateTracker: 'E',
+    });
+    const { out, text } = await query({
+      resultId: head.resultId,
+      groupBy: ['Account'],
+      aggregates: [
+        { fn: 'sum', field: 'CreditValue' },
+        { fn: 'avg', field: 'CreditValue' },
+      ],
+      limit: 1000,
+    });
+    // Minor units as Intl knows them (ISO 4217): none for JPY, two for most.
+    const digitsOf = (c: string) =>
+      new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits as number;
+    const write = (v: number, c: string) =>
+      v.toLocaleString('en-US', { minimumFractionDigits: digitsOf(c), maximumFractionDigits: digitsOf(c) });
+    const lines = text.split('\n');
+    let unevenAverages = 0;
+    for (const g of out.groups!) {
+      const currency = String(g.key.CreditCurrency);
+      const values = records
+        .filter(
+          (r) => r.Account === g.key.Account && r.CreditCurrency === currency && typeof r.CreditValue === 'number',
+        )
+        .map((r) => cents(r.CreditValue));
+      const sum = values.reduce((a, b) => a + b, 0) / 100;
+      const unit = 10 ** (2 - digitsOf(currency));
+      const avg = (Math.round(values.reduce((a, b) => a + b, 0) / values.length / unit) * unit) / 100;
+      if (values.reduce((a, b) => a + b, 0) % values.length !== 0) unevenAverages++;
+      expect(g.avg_CreditValue, `${g.key.Account} ${currency}`).toBe(avg);
+      const row = `| ${g.key.Account} | ${currency} | ${g.count} | ${write(sum, currency)} | ${write(avg, currency)} |`;
+      expect(lines, row).toContain(row);
+    }
+    // The averages are not all whole cents already: the rounding is really exercised.
+    expect(unevenAverages).toBeGreaterThan(0);
+  });
+
   it('hotel stays: RateAmount is a rate per night, never summed; EstimatedCost is totalled per currency', async () => {
     const { head, records, text } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
     // The sandbox writes these codes: HK and GK (passive) hold the room, UC and HX do not.
