@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { openCouponsOfTravellersSql } from './open-coupons-sql.js';
 
 // The shipped server (npm run build's bundle), as the bin runs it.
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'index.mjs');
@@ -129,12 +130,7 @@ async function main(): Promise<void> {
 
     heading(4, 'Across two reports: who in Singapore holds open coupons?');
     await ask(client, 'Which of the travellers in Singapore this week hold open coupons?', 'sql_query', {
-      sql:
-        `SELECT t.Traveller, t.Status, t.RecordLocator, COUNT(*) AS coupons, c.CreditCurrency, ` +
-        // A stay may rest on several bookings ('A, B'): a coupon of any of them counts.
-        `SUM(c.CreditValue) AS credit FROM ${sinTable} t JOIN ${couponsTable} c ` +
-        `ON (', ' || t.RecordLocator || ',') LIKE ('%, ' || c.RecordLocator || ',%') ` +
-        'GROUP BY t.Traveller, t.Status, t.RecordLocator, c.CreditCurrency ORDER BY t.Traveller',
+      sql: openCouponsOfTravellersSql(sinTable, couponsTable),
     });
 
     heading(5, "What went wrong in yesterday's failed submissions?");

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCouponsOfTravellersSql } from '../../src/demo/open-coupons-sql.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords, readPage } from '../helpers/resources.js';
 
@@ -434,5 +435,44 @@ describe('unnest: one row per list item', () => {
     const r = await s.call('query_report', { resultId: head.resultId, unnest: 'Account' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("unnest: 'Account' is not a list in this result's records. Lists: none.");
+  });
+});
+
+describe("the tour's question across two reports", () => {
+  it('who in Singapore holds open coupons: each traveller counts the coupons naming them on their bookings', async () => {
+    const sin = await report('travellers_at', { place: 'SIN', from: 'today', to: 'today+6' });
+    const coupons = await report('ticket_coupons_by_status_code', {
+      DateStart: 'today',
+      DateEnd: 'today+365',
+      CouponCodeGroup: 'OPEN',
+      DateTracker: 'E',
+    });
+    const tables = [sin, coupons].map((r) => (r.head as Head & { table: string }).table);
+    const r = await s.call('sql_query', { sql: openCouponsOfTravellersSql(tables[0], tables[1]) });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { rows: Rec[] }).rows;
+
+    // From the records themselves: a traveller's coupons are on one of their bookings and name them.
+    const expected = new Map<string, { coupons: number; tickets: number }>();
+    let othersOnTheirBookings = 0;
+    for (const t of sin.records) {
+      const bookings = String(t.RecordLocator).split(', ');
+      const onBookings = coupons.records.filter((c) => bookings.includes(String(c.RecordLocator)));
+      const theirs = onBookings.filter((c) => c.Passenger === t.Traveller);
+      if (onBookings.length > theirs.length) othersOnTheirBookings++;
+      if (theirs.length === 0) continue;
+      const tickets = new Set(theirs.map((c) => c.TktNumber)).size;
+      expected.set(`${t.Traveller}|${t.Status}|${t.RecordLocator}`, { coupons: theirs.length, tickets });
+    }
+    const got = new Map(
+      rows.map((x) => [
+        `${x.Traveller}|${x.Status}|${x.RecordLocator}`,
+        { coupons: Number(x.open_coupons), tickets: Number(x.tickets) },
+      ]),
+    );
+    expect(got).toEqual(expected);
+    expect(expected.size).toBeGreaterThan(0);
+    // Co-travellers' coupons sit on the same bookings: the Passenger condition is exercised.
+    expect(othersOnTheirBookings).toBeGreaterThan(0);
   });
 });
