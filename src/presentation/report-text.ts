@@ -91,7 +91,7 @@ export function renderResultParts(view: ResultView, options: RenderOptions = {})
     for (const [path, p] of Object.entries(summary.fields)) {
       // Only a column of the rows below: a field the rows do not show is named here.
       if (allListed && p.unique && columns.includes(path)) continue;
-      head.push(`- ${truncate(profileLine(path, p), 220)}`);
+      head.push(`- ${truncate(profileLine(path, p), PROFILE_LINE_CHARS)}`);
     }
     if (summary.emptyFields.length)
       head.push(`Empty in every record: ${truncate(summary.emptyFields.join(', '), 600)}`);
@@ -181,6 +181,9 @@ function topItem(t: TopValue): string {
   return `${mustQuote(t.value) ? JSON.stringify(t.value) : t.value} ${n(t.count)}`;
 }
 
+/** Characters of a summary line: a field's profile, cut past it with the marker. */
+const PROFILE_LINE_CHARS = 220;
+
 function profileLine(path: string, p: FieldProfile): string {
   const empty = p.nulls ? `; ${n(p.nulls)} empty` : '';
   switch (p.kind) {
@@ -205,23 +208,33 @@ function profileLine(path: string, p: FieldProfile): string {
       const grain = p.grain ? ` (${p.grain})` : '';
       if (p.sumByCurrency) {
         const { field, sums, currencies } = p.sumByCurrency;
-        const more = sums.length < currencies ? ` and ${currencies - sums.length} more` : '';
         // Amounts in their currency's minor units (GBP 2,016.90, JPY 215,010).
         const each = ({ currency, sum, min, max }: (typeof sums)[number]) => {
           const m = (v: number) => formatMoney(v, currency);
           return sum === undefined ? `${currency} ${m(min)} to ${m(max)}` : `${currency} ${m(sum)}`;
         };
-        return (
+        const head =
           `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
-          `currencies)${grain}: ${sums.map(each).join(', ')}${more}${empty}`
-        );
+          `currencies)${grain}: `;
+        // As many whole amounts as the line holds, then how many currencies are left: an amount
+        // cut by the line's end (INR 290,7…) could be read as a smaller one.
+        const shown: string[] = [];
+        let used = head.length + empty.length + ' and 999 more currencies'.length;
+        for (const item of sums.map(each)) {
+          if (shown.length > 0 && used + 2 + item.length > PROFILE_LINE_CHARS) break;
+          shown.push(item);
+          used += 2 + item.length;
+        }
+        const left = currencies - shown.length;
+        return `${head}${shown.join(', ')}${left > 0 ? ` and ${n(left)} more currencies` : ''}${empty}`;
       }
       const unit = p.currency ? ` ${p.currency.value}` : '';
-      const range = p.min === p.max ? `all ${num(p.min)}${unit}` : `${num(p.min)} to ${num(p.max)}${unit}`;
+      const write = moneyWriter(p);
+      const range = p.min === p.max ? `all ${write(p.min)}${unit}` : `${write(p.min)} to ${write(p.max)}${unit}`;
       const every = p.confirmed
-        ? ` confirmed (${num(p.sum ?? 0)}${unit} over every state, ${n(p.confirmed.notConfirmed)} not confirmed)`
+        ? ` confirmed (${write(p.sum ?? 0)}${unit} over every state, ${n(p.confirmed.notConfirmed)} not confirmed)`
         : '';
-      const sum = p.sum !== undefined ? `sum ${num(p.confirmed?.sum ?? p.sum)}${unit}${every}${grain}; ` : '';
+      const sum = p.sum !== undefined ? `sum ${write(p.confirmed?.sum ?? p.sum)}${unit}${every}${grain}; ` : '';
       return `${name}: ${sum}${range}${p.currencyNote ? ` (${p.currencyNote})` : ''}${empty}`;
     }
     case 'date':
@@ -236,6 +249,33 @@ function profileLine(path: string, p: FieldProfile): string {
       );
     }
   }
+}
+
+/**
+ * How a numeric field's figures are written. Money in a stated currency: its minor units
+ * (GBP 2,016.90, JPY 215,010). Money whose currency the records do not state: every figure
+ * of the line with as many decimals as its most precise one (208.70 to 27,425.35, not 208.7
+ * beside 27,425.35), no unit claimed. Other numbers as they are.
+ */
+function moneyWriter(p: FieldProfile): (v: unknown) => string {
+  if (p.currency) {
+    const currency = p.currency.value;
+    return (v) => (typeof v === 'number' ? formatMoney(v, currency) : num(v));
+  }
+  if (!p.currencyNote) return num;
+  const figures = [p.min, p.max, p.sum, p.confirmed?.sum].filter((v): v is number => typeof v === 'number');
+  const digits = Math.min(6, Math.max(0, ...figures.map(decimalsOf)));
+  return (v) =>
+    typeof v === 'number'
+      ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+      : num(v);
+}
+
+/** Digits after the point as a number is written (1e-7 as 0.0000001: 7). */
+function decimalsOf(v: number): number {
+  const [mantissa, exponent = '0'] = String(Math.abs(v)).split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
 }
 
 function nextSteps(view: ResultView): string[] {

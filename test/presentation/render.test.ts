@@ -76,7 +76,7 @@ describe('renderResult', () => {
       'ticket_coupons_by_status_code (demo data) DateStart=20261101 DateEnd=20261130 CouponCodeGroup=OPEN DateTracker=T: 12 records, complete.',
     );
     expect(lines).toContain('- Account: 4 distinct; top ACME 5, GLOBEX 4, INITECH 2, UMBRELLA 1');
-    expect(lines).toContain('- FOPFare: sum 4,061.54; 0.99 to 1,500 (currency not stated by the service)');
+    expect(lines).toContain('- FOPFare: sum 4,061.54; 0.99 to 1,500.00 (currency not stated by the service)');
     expect(lines).toContain('- FlightDate: 2026-10-31T12:00:00Z → 2026-11-30T22:00:00Z');
     expect(lines).toContain('- VndIssueDt: 2026-10-10T12:00:00Z → 2026-10-20T12:00:00Z; 1 empty');
     expect(lines).toContain('- IsVip: false 10, true 2');

@@ -261,7 +261,68 @@ describe('amounts and their currencies', () => {
     expect(text).toContain(
       '- RateAmount: sum per CurrencyCode (never added across currencies): GBP 150.50, (none) 1.10, USD 200.25',
     );
-    expect(text).toContain('- FOPFare: sum 36.15 EUR; 1 to 20.1 EUR');
+    expect(text).toContain('- FOPFare: sum 36.15 EUR; 1.00 to 20.10 EUR');
+  });
+
+  it('writes money of one currency in its minor units, and money of no stated currency alike throughout', () => {
+    const records = [
+      { TktNumber: '1', FareAmount: 1000, FareCurrency: 'JPY', FOPFare: 208.7 },
+      { TktNumber: '2', FareAmount: 205010, FareCurrency: 'JPY', FOPFare: 27425.35 },
+      { TktNumber: '3', FareAmount: 9000, FareCurrency: 'JPY', FOPFare: 9 },
+    ];
+    // Coupons of three tickets: FOPFare is money whose currency these records do not state.
+    const text = renderResult({
+      report: 'ticket_coupons_by_status_code',
+      source: 'demo',
+      query: {},
+      totalRecords: 3,
+      fetchedRecords: 3,
+      complete: true,
+      notes: [],
+      resultId: 'r_x',
+      table: 'ticket_coupons_by_status_code_1',
+      resourceUri: 'reports://results/r_x',
+      summary: summarize(records, { report: 'ticket_coupons_by_status_code' }),
+      records,
+    });
+    expect(text).toContain('- FareAmount: sum 215,010 JPY; 1,000 to 205,010 JPY');
+    expect(text).toMatch(
+      /^- FOPFare: sum 27,643\.05 \(once per TktNumber[^)]*\); 9\.00 to 27,425\.35 \(currency not stated/m,
+    );
+  });
+
+  it('a line of sums in many currencies holds whole amounts, then says how many currencies are left', () => {
+    const currencies = ['EUR', 'USD', 'GBP', 'CNY', 'CHF', 'HKD', 'INR', 'AUD', 'JPY', 'SGD', 'AED', 'CAD', 'NZD'];
+    // Large sums, fewer records for each currency further down the list (the line's order).
+    const records = currencies.flatMap((c, i) =>
+      Array.from({ length: currencies.length - i }, (_, k) => ({ TripCost: 123456.78 + k, TripCurrency: c })),
+    );
+    const text = renderResult({
+      report: 'air_segments_by_date',
+      source: 'demo',
+      query: {},
+      totalRecords: records.length,
+      fetchedRecords: records.length,
+      complete: true,
+      notes: [],
+      resultId: 'r_x',
+      table: 'air_segments_by_date_1',
+      resourceUri: 'reports://results/r_x',
+      summary: summarize(records, { report: 'air_segments_by_date' }),
+      records,
+    });
+    const line = text.split('\n').find((l) => l.startsWith('- TripCost:')) ?? '';
+    expect(line).not.toContain('[cut:');
+    expect(line.length).toBeLessThanOrEqual(222);
+    const items = line
+      .slice(line.indexOf('currencies): ') + 13)
+      .split(' and ')[0]
+      .split(', ');
+    // Each amount whole: its currency, then its sum written out (13 x 123,456.78 + 78 for EUR).
+    expect(items[0]).toBe('EUR 1,605,016.14');
+    for (const item of items) expect(item).toMatch(/^[A-Z]{3} [\d,]+(\.\d{2})?$/);
+    expect(line.endsWith(` and ${currencies.length - items.length} more currencies`)).toBe(true);
+    expect(items.length).toBeGreaterThan(2);
   });
 });
 
