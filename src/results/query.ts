@@ -500,9 +500,14 @@ function atTheirGrain(aggs: AggSpec[], meaning: RecordMeaning | undefined): stri
     }
     const cost = meaning?.costs?.find((c) => !c.list && c.rate === a.path);
     if (cost) {
+      const per = cost.kind === 'hotel' ? 'per night' : 'per rental period';
+      const spend = 'the spend is EstimatedCost (per EstimatedCostCurrency)';
+      // An average rate is a figure of its own (a hotel's average nightly rate), unweighted.
+      const weight = cost.kind === 'hotel' ? 'nights' : 'rental length';
       notes.push(
-        `${a.name} adds up ${a.path}, a rate ${cost.kind === 'hotel' ? 'per night' : 'per rental period'}, not ` +
-          'spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
+        a.fn === 'sum'
+          ? `${a.name} adds up ${a.path}, a rate ${per}, not spend: ${spend}.`
+          : `${a.name} averages ${a.path}, a rate ${per}, over the records (not weighted by ${weight}); ${spend}.`,
       );
     }
   }

@@ -189,6 +189,20 @@ describe('cost, not rate', () => {
       'sum_RateAmount adds up RateAmount, a rate per night, not spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
     );
   });
+
+  it('a rate averaged in query_report is said to be an average per record, not weighted by nights', async () => {
+    const { head } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const { out } = await query({
+      resultId: head.resultId,
+      groupBy: ['CurrencyCode'],
+      aggregates: [{ fn: 'avg', field: 'RateAmount' }],
+    });
+    expect(out.notes).toContain(
+      'avg_RateAmount averages RateAmount, a rate per night, over the records (not weighted by nights); ' +
+        'the spend is EstimatedCost (per EstimatedCostCurrency).',
+    );
+    expect(out.notes?.join('\n')).not.toContain('adds up');
+  });
 });
 
 describe('cities, not airports', () => {
