@@ -218,13 +218,10 @@ function profileLine(path: string, p: FieldProfile): string {
           `currencies)${grain}: `;
         // As many whole amounts as the line holds, then how many currencies are left: an amount
         // cut by the line's end (INR 290,7…) could be read as a smaller one.
-        const shown: string[] = [];
-        let used = head.length + empty.length + ' and 999 more currencies'.length;
-        for (const item of sums.map(each)) {
-          if (shown.length > 0 && used + 2 + item.length > PROFILE_LINE_CHARS) break;
-          shown.push(item);
-          used += 2 + item.length;
-        }
+        const items = sums.map(each);
+        const fitsWhole =
+          items.length === currencies && head.length + items.join(', ').length + empty.length <= PROFILE_LINE_CHARS;
+        const shown = fitsWhole ? items : fittedItems(items, head.length + empty.length);
         const left = currencies - shown.length;
         return `${head}${shown.join(', ')}${left > 0 ? ` and ${n(left)} more currencies` : ''}${empty}`;
       }
@@ -249,6 +246,19 @@ function profileLine(path: string, p: FieldProfile): string {
       );
     }
   }
+}
+
+/** The first items that fit a summary line after `used` characters, with room left to say how
+ *  many more there are; one at least. */
+function fittedItems(items: readonly string[], used: number): string[] {
+  const shown: string[] = [];
+  let length = used + ' and 999 more currencies'.length;
+  for (const item of items) {
+    if (shown.length > 0 && length + 2 + item.length > PROFILE_LINE_CHARS) break;
+    shown.push(item);
+    length += 2 + item.length;
+  }
+  return shown;
 }
 
 /**
