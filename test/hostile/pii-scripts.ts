@@ -262,10 +262,9 @@ const MASK = /(?:Traveller|email|phone)-[0-9a-f]{0,8}/g;
  * A name found in texts: a word of it (particles written in lower case aside) as a whole word
  * in any case and with or without accents; an East Asian name (whole, or its given name of two
  * letters or more) anywhere, since those scripts write no spaces, and a surname of one letter
- * left beside a mask. A phone: its digits in a run
- * of phone characters. Result ids are left out first: random, one can spell a short name
- * between its `_` and `-` (a full run once found `Df` in sql_query's text), which no masking
- * could or should change.
+ * left beside a mask. A phone: its digits in a run of phone characters. Result ids are left
+ * out first: random, one can spell a short name between its `_` and `-` (a full run once found
+ * `Df` in sql_query's text), which no masking could or should change.
  */
 export function scriptLeaks(
   texts: readonly string[],
