@@ -69,13 +69,11 @@ function centsBy(records: Rec[], keyOf: (r: Rec) => string, amount: string): Map
 }
 
 describe('money is never added across currencies', () => {
+  /** Open coupons expiring in 2026: credit values in several currencies, within an account too. */
+  const OPEN_COUPONS_2026 = { DateStart: '20260101', DateEnd: '20261231', CouponCodeGroup: 'OPEN', DateTracker: 'E' };
+
   it('query_report sum of CreditValue per Account is given per Account and CreditCurrency, exactly', async () => {
-    const { head, records } = await report('ticket_coupons_by_status_code', {
-      DateStart: '20260101',
-      DateEnd: '20261231',
-      CouponCodeGroup: 'OPEN',
-      DateTracker: 'E',
-    });
+    const { head, records } = await report('ticket_coupons_by_status_code', OPEN_COUPONS_2026);
     const expected = centsBy(records, (r) => `${r.Account}|${r.CreditCurrency}`, 'CreditValue');
     // The data really mixes currencies within an account: a plain sum per Account would be wrong.
     const accounts = new Set([...expected.keys()].map((k) => k.split('|')[0]));
@@ -97,12 +95,7 @@ describe('money is never added across currencies', () => {
   });
 
   it('query_report writes money with its currency minor units; an average of money is rounded to them', async () => {
-    const { head, records } = await report('ticket_coupons_by_status_code', {
-      DateStart: '20260101',
-      DateEnd: '20261231',
-      CouponCodeGroup: 'OPEN',
-      DateTracker: 'E',
-    });
+    const { head, records } = await report('ticket_coupons_by_status_code', OPEN_COUPONS_2026);
     const { out, text } = await query({
       resultId: head.resultId,
       groupBy: ['Account'],
@@ -126,10 +119,11 @@ describe('money is never added across currencies', () => {
           (r) => r.Account === g.key.Account && r.CreditCurrency === currency && typeof r.CreditValue === 'number',
         )
         .map((r) => cents(r.CreditValue));
-      const sum = values.reduce((a, b) => a + b, 0) / 100;
+      const total = values.reduce((a, b) => a + b, 0);
+      const sum = total / 100;
       const unit = 10 ** (2 - digitsOf(currency));
-      const avg = (Math.round(values.reduce((a, b) => a + b, 0) / values.length / unit) * unit) / 100;
-      if (values.reduce((a, b) => a + b, 0) % values.length !== 0) unevenAverages++;
+      const avg = (Math.round(total / values.length / unit) * unit) / 100;
+      if (total % values.length !== 0) unevenAverages++;
       expect(g.avg_CreditValue, `${g.key.Account} ${currency}`).toBe(avg);
       const row = `| ${g.key.Account} | ${currency} | ${g.count} | ${write(sum, currency)} | ${write(avg, currency)} |`;
       expect(lines, row).toContain(row);

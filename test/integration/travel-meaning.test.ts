@@ -178,30 +178,30 @@ describe('cost, not rate', () => {
     expect(got).toEqual(expected);
   });
 
-  it('a rate summed in query_report is said to be a rate, not spend', async () => {
+  /** The notes of a query_report `fn` of RateAmount per CurrencyCode over October's hotel stays. */
+  async function rateNotes(fn: 'sum' | 'avg'): Promise<string[] | undefined> {
     const { head } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
     const { out } = await query({
       resultId: head.resultId,
       groupBy: ['CurrencyCode'],
-      aggregates: [{ fn: 'sum', field: 'RateAmount' }],
+      aggregates: [{ fn, field: 'RateAmount' }],
     });
-    expect(out.notes).toContain(
+    return out.notes;
+  }
+
+  it('a rate summed in query_report is said to be a rate, not spend', async () => {
+    expect(await rateNotes('sum')).toContain(
       'sum_RateAmount adds up RateAmount, a rate per night, not spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
     );
   });
 
   it('a rate averaged in query_report is said to be an average per record, not weighted by nights', async () => {
-    const { head } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
-    const { out } = await query({
-      resultId: head.resultId,
-      groupBy: ['CurrencyCode'],
-      aggregates: [{ fn: 'avg', field: 'RateAmount' }],
-    });
-    expect(out.notes).toContain(
+    const notes = await rateNotes('avg');
+    expect(notes).toContain(
       'avg_RateAmount averages RateAmount, a rate per night, over the records (not weighted by nights); ' +
         'the spend is EstimatedCost (per EstimatedCostCurrency).',
     );
-    expect(out.notes?.join('\n')).not.toContain('adds up');
+    expect(notes?.join('\n')).not.toContain('adds up');
   });
 });
 
