@@ -1,35 +1,58 @@
 /**
  * Compressed answers from the service (docs/upstream.md, "Compression"). Requests ask for
- * gzip, deflate or br; an answer is decoded by its Content-Encoding as it streams in, so every
- * bound on a body counts decoded bytes (a small compressed body that decodes to gigabytes is
- * refused by the same bound as a large plain one, once that many bytes have come out, never
- * held whole). An encoding this client cannot decode, or a body that is not what its
- * Content-Encoding says, is an error naming the encoding.
+ * gzip, deflate or br; an answer's body is read as sent, then decoded by its Content-Encoding
+ * in one pass on libuv's thread pool, into one buffer sized by what the body says it decodes
+ * to (a gzip body's trailer) or a guess. Every bound on a body counts decoded bytes: a small
+ * compressed body that decodes to gigabytes is refused by the same bound as a large plain one,
+ * once that many bytes have come out, never held whole. An encoding this client cannot
+ * decode, or a body that is not what its Content-Encoding says, is an error naming the
+ * encoding.
+ *
+ * Decoded as the body streamed in, zlib's 16 KB pieces each took a trip to the thread pool, a
+ * buffer and a turn of the stream on the main thread, and a piece waited for that turn while
+ * the main thread parsed or walked another page. A bench page of 500 air segments (294 KB of
+ * JSON gzipped to 51 KB) cost 2.2-2.4 ms of CPU so, 1.0-1.1 of it on the main thread; whole,
+ * 1.0-1.3 ms, 0.5 on the main thread; and a 100,000-record fetch at 0 ms took 12% less time
+ * (docs/architecture.md, "Response bodies").
  */
-import type { Readable, Transform } from 'node:stream';
+import { constants } from 'node:buffer';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import {
+  type BrotliOptions,
+  brotliDecompress,
   brotliDecompressSync,
-  createBrotliDecompress,
-  createGunzip,
-  createInflate,
+  gunzip,
   gunzipSync,
+  inflate,
   inflateSync,
+  type ZlibOptions,
 } from 'node:zlib';
 import { ReportsError } from '../errors.js';
-import { ReusedBytes } from './body-text.js';
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** zlib's own 16 KB pieces. 64 KB pieces cost less CPU (0.4-0.55 against 0.7-0.9 ms of main
- *  thread for 485 KB of JSON gzipped to 90 KB) but raised the peak of a 100,000-record fetch by
- *  about 7 MB (83.8-95.6 MB against 77.4-86.6, 6 runs each): more outside V8's heap until a
- *  collection frees it. */
-const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+type Decode = (bytes: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
+
+/** Each coding's decoder of a whole body (node:zlib, on the thread pool). */
+const DECODERS: Record<string, Decode> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
 };
+
+/** The output buffer a decode starts with: at least 64 KB (four of zlib's own 16 KB pieces),
+ *  and for a body whose decoded size is not stated, about what JSON compresses by (the bench's
+ *  pages 5.8x with gzip, Brotli more); a body that decodes to more gets further buffers, joined
+ *  at the end. */
+const FIRST_OUTPUT_MIN = 64 * 1024;
+const GUESSED_RATIO = 8;
+/** A gzip trailer's size is taken up to this: it states the last member's size, the whole
+ *  body's only when there is one member (zlib checks it against what that member decodes to). */
+const FIRST_OUTPUT_MAX = 16 * 1024 * 1024;
+/** The bytes of a gzip member's trailer: CRC-32, then ISIZE, its decoded size modulo 2^32. */
+const GZIP_TRAILER = 8;
 
 /** A body as the service sent it, still compressed: a page kept on disk as it came
  *  (results/disk/page-copy.ts) and decoded again when it is read back (decodeWire). */
@@ -39,27 +62,13 @@ export interface WireBody {
   bytes: Buffer;
 }
 
-/** Decoders of one whole body, for decodeWire. */
-const WHOLE_DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+/** Decoders for decodeWire, on the calling thread: a kept page read back. */
+const WIRE_DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
   gzip: gunzipSync,
   'x-gzip': gunzipSync,
   deflate: inflateSync,
   br: brotliDecompressSync,
 };
-
-export interface DecodedBody {
-  /** The decoded bytes as they come. */
-  chunks: AsyncIterable<Uint8Array>;
-  /** With `keepWire`, once the body is read: its bytes as sent, when it was compressed (valid
-   *  until release()). */
-  wire(): WireBody | undefined;
-  /** Gives back the buffer the bytes as sent were gathered in. */
-  release(): void;
-  /** The Content-Encoding as the service wrote it ('' for none). */
-  encoding: string;
-  /** The error of a decoder, when the body was not what its encoding says. */
-  decodeError(): Error | undefined;
-}
 
 /** Stops reading a body that is not wanted (a destroyed undici body reports the abort as an error). */
 export function discard(body: Readable): void {
@@ -76,19 +85,16 @@ export function codings(contentEncoding: string | undefined): string[] {
     .filter((c) => c !== '' && c !== 'identity');
 }
 
-/**
- * The body decoded by its Content-Encoding; throws (before reading anything) for an unknown
- * encoding. With `keepWire`, a compressed body's bytes as sent are gathered too (DecodedBody.wire):
- * a tenth or so of what they decode to, where a copy of the decoded ones would cost as much
- * again to compress. They are copied into a reused buffer as they come: the stream's own
- * chunks, kept until the body's end, outlived young collections and stayed until a major one.
- */
-export function decodeBody(
-  body: Readable,
-  contentEncoding: string | undefined,
-  path: string,
-  keepWire = false,
-): DecodedBody {
+/** How a body is to be decoded: its Content-Encoding as the service wrote it ('' for none) and
+ *  the codings to undo, the last applied first. */
+export interface BodyCoding {
+  encoding: string;
+  undo: string[];
+}
+
+/** The body's coding; throws (before reading anything, the body discarded) for an encoding
+ *  this client cannot decode. */
+export function bodyCoding(body: Readable, contentEncoding: string | undefined, path: string): BodyCoding {
   const encoding = (contentEncoding ?? '').trim();
   const applied = codings(contentEncoding);
   const unknown = applied.find((c) => !DECODERS[c]);
@@ -102,50 +108,43 @@ export function decodeBody(
       { path },
     );
   }
-  if (applied.length === 0)
-    return { chunks: body, encoding: '', wire: () => undefined, release: () => {}, decodeError: () => undefined };
-  let failed: Error | undefined;
-  // The last coding applied is the first to undo.
-  const decoders = applied.reverse().map((c) => {
-    const d = DECODERS[c]();
-    d.once('error', (err: Error) => {
-      failed ??= err;
-    });
-    return d;
-  });
-  // Piped by hand rather than with stream.pipeline, which ends every run by aborting an
-  // AbortController of its own: a DOMException with its stack for each page (0.7% of the CPU
-  // of a 1,000,000-record fetch). As pipeline does, an error anywhere destroys every stream
-  // with it, so the reader of the last one sees it.
-  const streams: Readable[] = [body, ...decoders];
-  for (let i = 1; i < streams.length; i++) streams[i - 1].pipe(decoders[i - 1]);
-  for (const s of streams) {
-    s.on('error', (err: Error) => {
-      for (const other of streams) if (other !== s) other.destroy(err);
-    });
-  }
-  // Beside the pipe, in the same turn: both see every chunk (pipe still pauses the body).
-  const sent = keepWire ? new ReusedBytes() : undefined;
-  if (sent) body.on('data', (chunk: Buffer) => sent.add(chunk));
-  // A body destroyed before its end (a bound reached: discard) takes the decoders with it,
-  // their zlib state freed now rather than when they are collected.
-  body.once('close', () => {
-    if (!body.readableEnded) for (const d of decoders) d.destroy();
-  });
-  return {
-    chunks: streams[streams.length - 1],
-    encoding,
-    wire: () => (sent && body.readableEnded ? { encoding, bytes: sent.bytes } : undefined),
-    release: () => sent?.release(),
-    decodeError: () => failed,
-  };
+  return { encoding, undo: applied.reverse() };
 }
 
-/** A kept body (WireBody) decoded whole, as decodeBody decodes it as it comes. */
+/**
+ * The bytes of a body as sent, decoded by `coding` (the bytes themselves when it has none),
+ * each coding's output at most `maxBytes`: past it, decoding stops and this throws tooLarge.
+ * A body that is not what its coding says throws undecodable.
+ */
+export async function decodeBytes(bytes: Buffer, coding: BodyCoding, path: string, maxBytes: number): Promise<Buffer> {
+  const maxOutputLength = Math.min(maxBytes, constants.MAX_LENGTH);
+  let out = bytes;
+  for (const c of coding.undo) {
+    try {
+      out = await DECODERS[c](out, { chunkSize: firstOutput(out, c, maxBytes), maxOutputLength });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw tooLarge(path, coding.encoding, maxBytes, maxBytes);
+      throw undecodable(path, coding.encoding, err as Error);
+    }
+  }
+  return out;
+}
+
+/** The size of the first output buffer for decoding `bytes` of coding `c`: what a gzip body's
+ *  trailer says it decodes to, plus one (a buffer filled exactly is taken for a full one, and
+ *  another is made), else a guess (see GUESSED_RATIO); within the bound. */
+function firstOutput(bytes: Buffer, c: string, maxBytes: number): number {
+  const stated = c.endsWith('gzip') && bytes.length > GZIP_TRAILER ? bytes.readUInt32LE(bytes.length - 4) + 1 : 0;
+  const size = stated > 0 ? stated : bytes.length * GUESSED_RATIO;
+  return Math.max(FIRST_OUTPUT_MIN, Math.min(size, FIRST_OUTPUT_MAX, maxBytes + 1));
+}
+
+/** A kept body (WireBody) decoded, as decodeBytes decoded it when it came. */
 export function decodeWire(wire: WireBody): Buffer {
   let bytes = wire.bytes;
   for (const c of codings(wire.encoding).reverse()) {
-    const decode = WHOLE_DECODERS[c];
+    const decode = WIRE_DECODERS[c];
     if (!decode)
       throw new Error(`a kept page has Content-Encoding "${wire.encoding.slice(0, 60)}", not one this server decodes`);
     bytes = decode(bytes);
@@ -164,13 +163,21 @@ export function undecodable(path: string, encoding: string, err: Error): Reports
   );
 }
 
-/** The error for a body whose decoded size passes the bound. */
-export function tooLarge(path: string, encoding: string, maxBytes: number, received: number): ReportsError {
+/** The error for a body whose decoded size passes the bound; `asSent`: the body was refused
+ *  before decoding, its bytes as sent passing the bound already. */
+export function tooLarge(
+  path: string,
+  encoding: string,
+  maxBytes: number,
+  received: number,
+  asSent = false,
+): ReportsError {
   const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
+  const read = asSent ? `${mb(received)} as sent, before decoding,` : `${mb(received)} decoded`;
   return new ReportsError(
     'malformed_response',
     `${path} answered with a body of more than ${mb(maxBytes)} once decoded` +
-      `${encoding ? ` (Content-Encoding "${encoding.slice(0, 60)}", ${mb(received)} decoded when reading stopped)` : ''}: ` +
+      `${encoding ? ` (Content-Encoding "${encoding.slice(0, 60)}", ${read} when reading stopped)` : ''}: ` +
       'refused unread, as no result could hold it within REPORTS_RESULTS_MAX_MB. ' +
       'Ask for a smaller page (REPORTS_PAGE_SIZE) or a shorter date range.',
     { path },

@@ -17,12 +17,13 @@ const FIRST_SIZE = 64 * 1024;
 const free: Buffer[] = [];
 
 /**
- * The body's bytes, given to `use` (which must not keep them: the buffer is reused after it
- * returns), and what `use` made of them. More than `bound.maxBytes` is refused as it comes.
+ * The body's bytes, given to `use` (which must not keep them: the buffer is reused once it
+ * returns, or once the promise it returns settles), and what `use` made of them. More than
+ * `bound.maxBytes` is refused as it comes.
  */
 export async function readBody<T>(
   body: AsyncIterable<Uint8Array>,
-  use: (bytes: Buffer) => T,
+  use: (bytes: Buffer) => T | Promise<T>,
   bound?: { maxBytes: number; tooLarge: (received: number) => Error },
 ): Promise<T> {
   const read = new ReusedBytes();
@@ -32,7 +33,8 @@ export async function readBody<T>(
       if (bound && read.length + chunk.length > bound.maxBytes) throw bound.tooLarge(read.length + chunk.length);
       read.add(chunk);
     }
-    return use(read.bytes);
+    // Awaited here: the buffer is given back once `use` is done with it.
+    return await use(read.bytes);
   } finally {
     read.release();
   }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { cancelledError, ReportsError } from '../errors.js';
-import { ACCEPT_ENCODING, decodeBody, discard, tooLarge, undecodable, type WireBody } from './body-decode.js';
+import { ACCEPT_ENCODING, bodyCoding, decodeBytes, discard, tooLarge, type WireBody } from './body-decode.js';
 import { readBody } from './body-text.js';
 import { EchoRedactor } from './echoes.js';
 import { type EnvelopeKind, type ParsedPage, parseEnvelope } from './envelope.js';
@@ -270,41 +270,39 @@ export class UpstreamClient implements PageSource {
     const path = new URL(url).pathname;
     const encodings = res.headers['content-encoding'];
     const encoding = Array.isArray(encodings) ? encodings.join(', ') : encodings;
-    const decoded = decodeBody(res.body, encoding, path, keepWire !== undefined);
+    const coding = bodyCoding(res.body, encoding, path);
     const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    let body: { bodyText?: string; json: unknown; clean: boolean };
+    let body: { bodyText?: string; json: unknown };
+    let wire: number | undefined;
     try {
       body = await readBody(
-        decoded.chunks,
-        (bytes) => {
-          // The request is over: the next may go out while this body is parsed.
+        res.body,
+        async (sent) => {
+          // The request is over: the next may go out while this body is decoded and parsed.
           bodyRead?.();
-          return this.bodyOf(bytes, ok);
+          const { clean, ...read } = this.bodyOf(await decodeBytes(sent, coding, path, maxBytes), ok);
+          // Copied only when parsing the bytes again gives this page: nothing in them was redacted.
+          if (keepWire && ok && clean && coding.undo.length > 0)
+            wire = keepWire({ encoding: coding.encoding, bytes: sent });
+          return read;
         },
         {
-          maxBytes,
-          tooLarge: (received) => tooLarge(path, decoded.encoding, maxBytes, received),
+          // A body as sent is at most as large as what it decodes to, but for a few bytes a block.
+          maxBytes: coding.undo.length > 0 ? maxBytes + (maxBytes >> 10) + 1024 : maxBytes,
+          tooLarge: (received) => tooLarge(path, coding.encoding, maxBytes, received, coding.undo.length > 0),
         },
       );
     } catch (err) {
-      decoded.release();
-      // Reading stopped early (a bound, a decoder's error): the rest of the answer is not wanted.
+      // Reading stopped early (a bound, an undecodable body): the rest of the answer is not wanted.
       discard(res.body);
-      const failed = decoded.decodeError();
-      if (failed && !(err instanceof ReportsError)) throw undecodable(path, decoded.encoding, failed);
       throw err;
     }
-    const { clean, ...read } = body;
-    // Copied only when parsing the bytes again gives this page: nothing in them was redacted.
-    const sent = keepWire && ok && clean ? decoded.wire() : undefined;
-    const wire = sent && keepWire?.(sent);
-    decoded.release();
     return {
       status: res.statusCode,
       contentType: header('content-type') ?? '',
       date: header('date'),
       retryAfter: header('retry-after'),
-      ...read,
+      ...body,
       ...(wire === undefined ? {} : { wire }),
     };
   }

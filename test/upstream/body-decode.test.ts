@@ -1,59 +1,86 @@
 /**
- * decodeBody pipes the body through its decoders by hand (no stream.pipeline): an error on
- * either side reaches the reader and destroys the other, and a body destroyed before its end
- * takes the decoder with it.
+ * decodeBytes decodes a body as sent in one pass, into a first buffer sized by what a gzip
+ * body's trailer says (else a guess), bounded by the decoded bytes: a body of two members, whose
+ * trailer states the last one only, comes out whole, and never more than the bound is held. Through the client and a real service: compression.test.ts.
  */
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
-import { setTimeout } from 'node:timers/promises';
-import { gzipSync } from 'node:zlib';
+import { PassThrough } from 'node:stream';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeBody } from '../../src/upstream/body-decode.js';
+import { ReportsError } from '../../src/errors.js';
+import { bodyCoding, decodeBytes } from '../../src/upstream/body-decode.js';
 
-const text = JSON.stringify({ ResponseReport: Array.from({ length: 2_000 }, (_, i) => ({ Id: i })) });
+const PATH = '/AirSegmentsByDate';
+const text = JSON.stringify({ ResponseReport: Array.from({ length: 20_000 }, (_, i) => ({ Id: i, Seq: `s${i}` })) });
+const MB = 1024 * 1024;
 
-async function readAll(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of chunks) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString('utf8');
+const coding = (encoding: string) => bodyCoding(new PassThrough(), encoding, PATH);
+const decoded = async (bytes: Buffer, encoding: string, maxBytes = 64 * MB) =>
+  (await decodeBytes(bytes, coding(encoding), PATH, maxBytes)).toString('utf8');
+
+/** `gz` with the decoded size its trailer states (ISIZE) replaced by `size`. */
+function stating(gz: Buffer, size: number): Buffer {
+  const out = Buffer.from(gz);
+  out.writeUInt32LE(size >>> 0, out.length - 4);
+  return out;
 }
 
-describe('decodeBody', () => {
-  it('reads a gzip body whole, in order', async () => {
-    const body = new PassThrough();
-    const decoded = decodeBody(body, 'gzip', '/AirSegmentsByDate');
-    const zipped = gzipSync(text);
-    body.write(zipped.subarray(0, 100));
-    body.end(zipped.subarray(100));
-    expect(await readAll(decoded.chunks)).toBe(text);
-    expect(decoded.decodeError()).toBeUndefined();
+async function rejection(p: Promise<unknown>): Promise<ReportsError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ReportsError)) throw new Error(`expected a ReportsError, got ${String(err)}`);
+  return err;
+}
+
+describe('decodeBytes', () => {
+  it('decodes a gzip body whole, its size taken from its trailer', async () => {
+    expect(text.length).toBeGreaterThan(400_000);
+    expect(await decoded(gzipSync(text), 'gzip')).toBe(text);
   });
 
-  it('a body that is not gzip: the reader gets the decoder error and the body is destroyed', async () => {
+  it('a trailer that does not state the size is refused: zlib checks it', async () => {
+    const err = await rejection(decodeBytes(stating(gzipSync(text), 1000), coding('gzip'), PATH, 64 * MB));
+    expect(err.message).toContain('could not be decoded as that (incorrect length check)');
+  });
+
+  it('a body of two gzip members (the trailer states the last one only) gives both', async () => {
+    // The last member is 100 characters: the first buffer (64 KB) fills, and more follow.
+    const cut = text.length - 100;
+    const twoMembers = Buffer.concat([gzipSync(text.slice(0, cut)), gzipSync(text.slice(cut))]);
+    expect(await decoded(twoMembers, 'gzip')).toBe(text);
+  });
+
+  it('stacked codings are undone last first; no coding gives the bytes themselves', async () => {
+    expect(await decoded(brotliCompressSync(gzipSync(text)), 'gzip, br')).toBe(text);
+    const plain = Buffer.from(text);
+    expect(await decodeBytes(plain, coding(''), PATH, 64 * MB)).toBe(plain);
+  });
+
+  it('decoding stops at the bound: more than it is refused, naming the encoding and the bound', async () => {
+    const bomb = gzipSync('0'.repeat(8 * MB));
+    const err = await rejection(decodeBytes(bomb, coding('gzip'), PATH, MB));
+    expect(err.kind).toBe('malformed_response');
+    expect(err.message).toBe(
+      `${PATH} answered with a body of more than 1 MB once decoded (Content-Encoding "gzip", 1 MB decoded when ` +
+        'reading stopped): refused unread, as no result could hold it within REPORTS_RESULTS_MAX_MB. Ask for a ' +
+        'smaller page (REPORTS_PAGE_SIZE) or a shorter date range.',
+    );
+    // Exactly the bound is not more than it.
+    expect(await decoded(gzipSync('0'.repeat(MB)), 'gzip', MB)).toBe('0'.repeat(MB));
+  });
+
+  it('a body that is not what its coding says is an error naming the encoding', async () => {
+    const err = await rejection(decodeBytes(Buffer.from(text), coding('x-gzip'), PATH, MB));
+    expect(err.message).toBe(
+      `${PATH} answered with Content-Encoding "x-gzip" but its body could not be decoded as that (incorrect header ` +
+        'check): the body is cut short or not encoded as the header says. Check the service or the proxy in front of it.',
+    );
+  });
+
+  it('an encoding it cannot decode is refused before anything is read, the body discarded', () => {
     const body = new PassThrough();
-    const decoded = decodeBody(body, 'gzip', '/AirSegmentsByDate');
-    body.end(Buffer.from('not gzip at all'));
-    await expect(readAll(decoded.chunks)).rejects.toThrow(/incorrect header check/);
-    expect(decoded.decodeError()?.message).toMatch(/incorrect header check/);
+    expect(() => bodyCoding(body, 'gzip, zstd', PATH)).toThrow(/"zstd" is not one of gzip, deflate, br/);
     expect(body.destroyed).toBe(true);
-  });
-
-  it('a body failing mid-way (the connection reset): the reader gets its error', async () => {
-    const body = new PassThrough();
-    const decoded = decodeBody(body, 'gzip', '/AirSegmentsByDate');
-    body.write(gzipSync(text).subarray(0, 50));
-    const reading = readAll(decoded.chunks);
-    body.destroy(new Error('socket hang up'));
-    await expect(reading).rejects.toThrow('socket hang up');
-  });
-
-  it('a body destroyed before its end (a bound reached) takes the decoder with it', async () => {
-    const body = new PassThrough();
-    const decoded = decodeBody(body, 'gzip', '/AirSegmentsByDate');
-    body.write(gzipSync(text).subarray(0, 50));
-    body.destroy();
-    const decoder = decoded.chunks as unknown as Readable;
-    if (!decoder.destroyed) await Promise.race([once(decoder, 'close'), setTimeout(2_000)]);
-    expect(decoder.destroyed).toBe(true);
   });
 });

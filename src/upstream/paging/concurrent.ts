@@ -6,9 +6,6 @@ import { NotWanted, type PageAnswer } from '../client.js';
 import { gaps, type Interval, mergeIntervals, windows } from './intervals.js';
 import type { PageWalk } from './walk.js';
 
-/** Workers per request the limiter lets be in flight (see fetchConcurrently). */
-const WORKERS_PER_SLOT = 2;
-
 /** A window's page, or the error its request failed with. */
 type Answer = { page: PageAnswer } | { error: unknown };
 
@@ -54,12 +51,13 @@ export async function fetchConcurrently(
     }
     await rethrow(walked);
   };
-  // Twice as many workers as requests may be in flight: a request gives its slot back once its
-  // body is read (ConcurrencyLimit.run), so while one worker's page is parsed and walked another
-  // worker's request is already out. With as many workers as slots, a slot stood empty while
-  // its page was parsed: at 50 ms a request, 20,000 records took 1.19x the hand-written
-  // client's time, 1.14x so (medians of 20 alternated runs).
-  const workers = Array.from({ length: Math.min(plan.length, WORKERS_PER_SLOT * walk.concurrency) }, worker);
+  // As many workers as requests may be in flight: each holds at most its page parsed, waiting
+  // for its walk, and its next request. Twice as many (9bec86e) kept a request waiting for
+  // each slot while a page was decoded as it streamed, on the main thread; with bodies
+  // decoded whole on the thread pool (body-decode.ts), a second worker per slot held more
+  // parsed pages at once (peak RSS of a 100,000-record fetch 1.51-1.66 of its JSON, against
+  // 1.35-1.40 with one; medians of 6-8 fresh servers) and paged no faster at 50 ms.
+  const workers = Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker);
   // After the workers' first requests are sent (they are, once this turn's promises have run).
   if (acceptFirst) workers.push(rethrow(afterWaitingIo(acceptFirst)));
   await Promise.all(workers);
