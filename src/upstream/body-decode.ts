@@ -12,8 +12,8 @@
  * buffer and a turn of the stream on the main thread, and a piece waited for that turn while
  * the main thread parsed or walked another page. A bench page of 500 air segments (294 KB of
  * JSON gzipped to 51 KB) cost 2.2-2.4 ms of CPU so, 1.0-1.1 of it on the main thread; whole,
- * 1.0-1.3 ms, 0.5 on the main thread; and a 100,000-record fetch at 0 ms took 12% less time
- * (docs/architecture.md, "Response bodies").
+ * 1.0-1.3 ms, 0.5 on the main thread; and a 100,000-record fetch at 0 ms took 12-14% less
+ * time (docs/upstream.md, "Compression").
  */
 import { constants } from 'node:buffer';
 import type { Readable } from 'node:stream';

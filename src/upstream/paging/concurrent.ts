@@ -55,8 +55,9 @@ export async function fetchConcurrently(
   // for its walk, and its next request. Twice as many (9bec86e) kept a request waiting for
   // each slot while a page was decoded as it streamed, on the main thread; with bodies
   // decoded whole on the thread pool (body-decode.ts), a second worker per slot held more
-  // parsed pages at once (peak RSS of a 100,000-record fetch 1.51-1.66 of its JSON, against
-  // 1.35-1.40 with one; medians of 6-8 fresh servers) and paged no faster at 50 ms.
+  // parsed pages at once and paged no faster at 50 ms. Peak RSS of a 100,000-record fetch /
+  // its JSON, medians of 6-10 fresh servers: 1.51-1.66 with two, 1.35-1.47 with one, 1.51-1.53
+  // decoded as it streamed.
   const workers = Array.from({ length: Math.min(plan.length, walk.concurrency) }, worker);
   // After the workers' first requests are sent (they are, once this turn's promises have run).
   if (acceptFirst) workers.push(rethrow(afterWaitingIo(acceptFirst)));
