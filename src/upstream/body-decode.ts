@@ -173,7 +173,7 @@ export function tooLarge(
   asSent = false,
 ): ReportsError {
   const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
-  const read = asSent ? `${mb(received)} as sent, before decoding,` : `${mb(received)} decoded`;
+  const read = asSent ? `${mb(received)} as sent, still compressed,` : `${mb(received)} decoded`;
   return new ReportsError(
     'malformed_response',
     `${path} answered with a body of more than ${mb(maxBytes)} once decoded` +

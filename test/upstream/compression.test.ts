@@ -6,6 +6,7 @@
  * body that is not what its header says, is an error naming the encoding. The sandbox
  * compresses when asked, and a report through it reads the same records as without.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -99,6 +100,15 @@ describe('compressed answers from the service', () => {
         `^${PATH} answered with a body of more than 1 MB once decoded \\(Content-Encoding "gzip", 1(\\.\\d)? MB decoded ` +
           'when reading stopped\\): refused unread, as no result could hold it within REPORTS_RESULTS_MAX_MB\\. ' +
           'Ask for a smaller page \\(REPORTS_PAGE_SIZE\\) or a shorter date range\\.$',
+      ),
+    );
+    // Bytes as sent that no body within the bound compresses to are refused before decoding.
+    const noise = randomBytes(2 * 1024 * 1024);
+    const large = await answering(noise, { 'Content-Encoding': 'gzip' });
+    expect((await rejection(get(large, 1024 * 1024))).message).toMatch(
+      new RegExp(
+        `^${PATH} answered with a body of more than 1 MB once decoded \\(Content-Encoding "gzip", 1(\\.\\d)? MB as ` +
+          'sent, still compressed, when reading stopped\\): refused unread',
       ),
     );
     const plain = await answering(`{"ResponseReport":["${'0'.repeat(2 * 1024 * 1024)}"]}`, {});
