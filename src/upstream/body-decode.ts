@@ -32,14 +32,18 @@ import { ReportsError } from '../errors.js';
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-type Decode = (bytes: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
-
-/** Each coding's decoder of a whole body (node:zlib, on the thread pool). */
-const DECODERS: Record<string, Decode> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
+/** Each coding's decoders of a whole body (node:zlib): on the thread pool, for an answer as it
+ *  comes (decodeBytes), and on the calling thread, for a kept page read back (decodeWire). */
+interface Codec {
+  decode: (bytes: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
+  decodeSync: (bytes: Buffer) => Buffer;
+}
+const GZIP: Codec = { decode: promisify(gunzip), decodeSync: gunzipSync };
+const CODECS: Record<string, Codec> = {
+  gzip: GZIP,
+  'x-gzip': GZIP,
+  deflate: { decode: promisify(inflate), decodeSync: inflateSync },
+  br: { decode: promisify(brotliDecompress), decodeSync: brotliDecompressSync },
 };
 
 /** The output buffer a decode starts with: at least 64 KB (four of zlib's own 16 KB pieces),
@@ -61,14 +65,6 @@ export interface WireBody {
   encoding: string;
   bytes: Buffer;
 }
-
-/** Decoders for decodeWire, on the calling thread: a kept page read back. */
-const WIRE_DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};
 
 /** Stops reading a body that is not wanted (a destroyed undici body reports the abort as an error). */
 export function discard(body: Readable): void {
@@ -97,7 +93,7 @@ export interface BodyCoding {
 export function bodyCoding(body: Readable, contentEncoding: string | undefined, path: string): BodyCoding {
   const encoding = (contentEncoding ?? '').trim();
   const applied = codings(contentEncoding);
-  const unknown = applied.find((c) => !DECODERS[c]);
+  const unknown = applied.find((c) => !CODECS[c]);
   if (unknown !== undefined) {
     discard(body);
     throw new ReportsError(
@@ -121,7 +117,7 @@ export async function decodeBytes(bytes: Buffer, coding: BodyCoding, path: strin
   let out = bytes;
   for (const c of coding.undo) {
     try {
-      out = await DECODERS[c](out, { chunkSize: firstOutput(out, c, maxBytes), maxOutputLength });
+      out = await CODECS[c].decode(out, { chunkSize: firstOutput(out, c, maxBytes), maxOutputLength });
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
         throw tooLarge(path, coding.encoding, maxBytes, maxBytes);
@@ -135,8 +131,8 @@ export async function decodeBytes(bytes: Buffer, coding: BodyCoding, path: strin
  *  trailer says it decodes to, plus one (a buffer filled exactly is taken for a full one, and
  *  another is made), else a guess (see GUESSED_RATIO); within the bound. */
 function firstOutput(bytes: Buffer, c: string, maxBytes: number): number {
-  const stated = c.endsWith('gzip') && bytes.length > GZIP_TRAILER ? bytes.readUInt32LE(bytes.length - 4) + 1 : 0;
-  const size = stated > 0 ? stated : bytes.length * GUESSED_RATIO;
+  const gzip = c.endsWith('gzip') && bytes.length > GZIP_TRAILER;
+  const size = gzip ? bytes.readUInt32LE(bytes.length - 4) + 1 : bytes.length * GUESSED_RATIO;
   return Math.max(FIRST_OUTPUT_MIN, Math.min(size, FIRST_OUTPUT_MAX, maxBytes + 1));
 }
 
@@ -144,10 +140,10 @@ function firstOutput(bytes: Buffer, c: string, maxBytes: number): number {
 export function decodeWire(wire: WireBody): Buffer {
   let bytes = wire.bytes;
   for (const c of codings(wire.encoding).reverse()) {
-    const decode = WIRE_DECODERS[c];
-    if (!decode)
+    const codec = CODECS[c];
+    if (!codec)
       throw new Error(`a kept page has Content-Encoding "${wire.encoding.slice(0, 60)}", not one this server decodes`);
-    bytes = decode(bytes);
+    bytes = codec.decodeSync(bytes);
   }
   return bytes;
 }

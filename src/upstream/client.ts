@@ -271,6 +271,7 @@ export class UpstreamClient implements PageSource {
     const encodings = res.headers['content-encoding'];
     const encoding = Array.isArray(encodings) ? encodings.join(', ') : encodings;
     const coding = bodyCoding(res.body, encoding, path);
+    const compressed = coding.undo.length > 0;
     const maxBytes = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     let body: { bodyText?: string; json: unknown };
     let wire: number | undefined;
@@ -282,14 +283,13 @@ export class UpstreamClient implements PageSource {
           bodyRead?.();
           const { clean, ...read } = this.bodyOf(await decodeBytes(sent, coding, path, maxBytes), ok);
           // Copied only when parsing the bytes again gives this page: nothing in them was redacted.
-          if (keepWire && ok && clean && coding.undo.length > 0)
-            wire = keepWire({ encoding: coding.encoding, bytes: sent });
+          if (keepWire && ok && clean && compressed) wire = keepWire({ encoding: coding.encoding, bytes: sent });
           return read;
         },
         {
           // A body as sent is at most as large as what it decodes to, but for a few bytes a block.
-          maxBytes: coding.undo.length > 0 ? maxBytes + (maxBytes >> 10) + 1024 : maxBytes,
-          tooLarge: (received) => tooLarge(path, coding.encoding, maxBytes, received, coding.undo.length > 0),
+          maxBytes: compressed ? maxBytes + (maxBytes >> 10) + 1024 : maxBytes,
+          tooLarge: (received) => tooLarge(path, coding.encoding, maxBytes, received, compressed),
         },
       );
     } catch (err) {
