@@ -134,11 +134,19 @@ export class SqlEngine {
       mine.delete(source.id);
       const before = (await this.ask({ op: 'drop', owner, table: source.table })).bytes;
       const records = await source.records();
+      // The next chunk is copied to the worker while it inserts this one: one chunk ahead at
+      // most, so no more than two are held as copies at once.
+      let inserting: Promise<unknown> | undefined;
       for (let i = 0; i < records.length; i += CHUNK_RECORDS) {
         signal?.throwIfAborted();
         const chunk = records.slice(i, i + CHUNK_RECORDS) as Record<string, unknown>[];
-        await this.ask({ op: 'add', owner, table: source.table, records: chunk });
+        const added = this.ask({ op: 'add', owner, table: source.table, records: chunk });
+        // Should the chunk before fail, that failure is the one thrown; this one's is then moot.
+        added.catch(() => {});
+        await inserting;
+        inserting = added;
       }
+      await inserting;
       const after = (await this.ask({ op: 'finish', owner, table: source.table })).bytes;
       mine.set(source.id, { table: source.table, updatedAt: source.updatedAt });
       this.options.onTableBytes?.(source.id, Math.max(0, after - before));

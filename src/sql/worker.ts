@@ -10,8 +10,8 @@ import { OwnerDatabase } from './owner-database.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 import { RefusedStatement } from './refused.js';
 
+if (!parentPort) throw new Error('src/sql/worker.ts runs as a worker thread only');
 const port = parentPort;
-if (!port) throw new Error('src/sql/worker.ts runs as a worker thread only');
 
 const sql = initSqlJs();
 const databases = new Map<string, OwnerDatabase>();
@@ -40,7 +40,16 @@ function handle(db: OwnerDatabase, req: WorkerRequest): unknown {
   }
 }
 
-port.on('message', async (req: WorkerRequest) => {
+/** Requests are answered one after another, in the order they came: the server sends the
+ *  next chunk of a table while this one is inserted (engine.ts), and an await below (the
+ *  engine's first start) must not let a later request run first. */
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (req: WorkerRequest) => {
+  queue = queue.then(() => answer(req));
+});
+
+async function answer(req: WorkerRequest): Promise<void> {
   let reply: WorkerReply;
   try {
     const db = await database(req.owner);
@@ -52,4 +61,4 @@ port.on('message', async (req: WorkerRequest) => {
     reply = { id: req.id, ok: false, message, refused: err instanceof RefusedStatement };
   }
   port.postMessage(reply);
-});
+}

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { type FlatRow, flattenRecord, quoteIdent, tableName } from '../../src/sql/flatten.js';
 
 const plain = (rows: FlatRow[]) =>
-  rows.map((r) => ({ tablePath: r.tablePath, row: r.row, parent: r.parent, cells: Object.fromEntries(r.cells) }));
+  rows.map((r) => ({
+    tablePath: r.tablePath,
+    row: r.row,
+    parent: r.parent,
+    cells: Object.fromEntries(r.paths.map((p, i) => [p, r.cells[i]])),
+  }));
 
 describe('flattenRecord', () => {
   it('joins nested fields by path, lists of objects into child rows, booleans 0/1, plain lists as JSON', () => {
