@@ -19,6 +19,8 @@ interface TableColumns {
   /** Lower-cased names in use (SQLite compares identifiers without case). */
   used: Set<string>;
   child: boolean;
+  /** The last row's paths and their places (see placesOf). */
+  last?: { paths: string[]; places: number[] };
 }
 
 interface Build {
@@ -44,8 +46,6 @@ export interface RunOutput {
 export class OwnerDatabase {
   private readonly db: Database;
   private readonly builds = new Map<string, Build>();
-  /** The last row's paths and their columns (see placesOf). */
-  private lastPaths: { cols: TableColumns; paths: string[]; places: number[] } | undefined;
 
   constructor(sql: SqlJsStatic) {
     this.db = new sql.Database();
@@ -230,8 +230,8 @@ export class OwnerDatabase {
    *  always have the previous row's paths (the same strings, compared by identity): its
    *  places are then the previous row's, with no lookup. */
   private placesOf(cols: TableColumns, paths: string[]): number[] {
-    const last = this.lastPaths;
-    if (last !== undefined && last.cols === cols && samePaths(last.paths, paths)) return last.places;
+    const { last } = cols;
+    if (last !== undefined && samePaths(last.paths, paths)) return last.places;
     const places = paths.map((path) => {
       let place = cols.byPath.get(path);
       if (place === undefined) {
@@ -242,7 +242,7 @@ export class OwnerDatabase {
       }
       return place;
     });
-    this.lastPaths = { cols, paths, places };
+    cols.last = { paths, places };
     return places;
   }
 }
