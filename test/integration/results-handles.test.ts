@@ -351,11 +351,13 @@ describe('continue_report after a maxRecords cap', () => {
 describe('continue_report after the time budget ran out', () => {
   let s: InProcess;
   beforeAll(async () => {
-    // Every page takes >= 300 ms and 4 run at once: page 0 by ~300 ms, four more by ~600 ms,
-    // the rest not before 900 ms, past the 850 ms budget (deterministic: latency is a floor).
+    // Every page takes >= 400 ms and 4 run at once: page 0 by ~400 ms, four more by ~800 ms,
+    // the rest not before 1,200 ms, past the 1,150 ms budget (deterministic: latency is a
+    // floor). Each call's first page must come within the budget, or the call fails: 750 ms
+    // to spare (550 with 300 and 850 ms, which a loaded machine used up).
     s = await startInProcess({
-      env: { REPORTS_PAGE_SIZE: '100', REPORTS_CALL_BUDGET_MS: '850', REPORTS_CONCURRENCY: '4' },
-      sandbox: { latencyMs: 300 },
+      env: { REPORTS_PAGE_SIZE: '100', REPORTS_CALL_BUDGET_MS: '1150', REPORTS_CONCURRENCY: '4' },
+      sandbox: { latencyMs: 400 },
     });
   });
   afterAll(async () => {
@@ -379,7 +381,7 @@ describe('continue_report after the time budget ran out', () => {
     expect(
       notes.some(
         (n) =>
-          n.includes('The time budget of 850 ms (REPORTS_CALL_BUDGET_MS) ran out') &&
+          n.includes('The time budget of 1150 ms (REPORTS_CALL_BUDGET_MS) ran out') &&
           n.includes('continue_report fetches them'),
       ),
     ).toBe(true);
