@@ -614,7 +614,12 @@ function countTravellers(p: FieldProfile, t: Tally, topN: number): void {
   let several = 0;
   for (let i = 0; i < t.keys.length; i++) {
     if (typeof t.keys[i] !== 'string') continue;
-    const names = new Set(travellerNames(t.keys[i] as string));
+    const list = travellerNames(t.keys[i] as string);
+    if (list.length === 1) {
+      counts.set(list[0], (counts.get(list[0]) ?? 0) + t.ns[i]);
+      continue;
+    }
+    const names = new Set(list);
     if (names.size > 1) several += t.ns[i];
     for (const name of names) counts.set(name, (counts.get(name) ?? 0) + t.ns[i]);
   }

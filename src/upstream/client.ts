@@ -57,6 +57,10 @@ export interface PageRequest {
   /** Asked when the request's turn to be sent comes (a slot of the limiter taken), and before
    *  each retry: false leaves it unsent, getPage then throwing NotWanted. */
   wanted?: () => boolean;
+  /** Called once an answer's body is read, before it is decoded and parsed (on the main
+   *  thread, where that may wait behind another page's walk): the caller may send its next
+   *  request then. Called again for a retry's answer. */
+  bodyRead?: () => void;
 }
 
 /** What getPage throws for a request whose `wanted()` said no when its turn came: not sent. */
@@ -201,7 +205,13 @@ export class UpstreamClient implements PageSource {
     try {
       let answer: HttpAnswer;
       try {
-        answer = await this.send(url, this.now(), controller.signal, req.keepWire, done);
+        const read = req.bodyRead
+          ? () => {
+              done?.();
+              req.bodyRead?.();
+            }
+          : done;
+        answer = await this.send(url, this.now(), controller.signal, req.keepWire, read);
       } catch (err) {
         throw fail(err);
       }

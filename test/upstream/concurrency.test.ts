@@ -1,8 +1,18 @@
-import { describe, expect, test } from 'vitest';
-import { NotWanted } from '../../src/upstream/client.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, test } from 'vitest';
+import { NotWanted, type PageSource } from '../../src/upstream/client.js';
 import { type ConcurrencyLimit, Limiter } from '../../src/upstream/limiter.js';
 import { type FetchRequest, fetchReport } from '../../src/upstream/paging.js';
+import { page } from '../helpers/hostile-upstream.js';
+import { type LoopbackServer, listenOnLoopback } from '../helpers/loopback-server.js';
 import { client, PATH, range, requestedWindows, seqs, service } from './harness.js';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
   path: PATH,
@@ -121,6 +131,46 @@ describe('concurrency', () => {
     expect(atFirst).toBe(0);
     expect(out.complete).toBe(false);
     expect(out.notes.join(' ')).toContain('records 300-499 are missing');
+  });
+
+  test("a worker asks for its next window once a page's body is read, before the page is decoded and parsed", async () => {
+    // Compressed pages: each is inflated on the thread pool, then parsed, after its body is read.
+    const all = Array.from({ length: 500 }, (_, i) => ({ Seq: i, Remark: `record ${i} `.repeat(8) }));
+    server = await listenOnLoopback(async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const [offset, limit] = [Number(url.searchParams.get('Offset')), Number(url.searchParams.get('Limit'))];
+      const body = page(all.slice(offset, offset + limit), { total: all.length, offset, limit });
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify(body)));
+    });
+    const real = client(server.url, { limiter: new Limiter(1) });
+    const events: string[] = [];
+    const source: PageSource = {
+      limiter: real.limiter,
+      getPage: async (r) => {
+        events.push(`ask ${r.offset}`);
+        const answer = await real.getPage(r);
+        events.push(`parsed ${r.offset}`);
+        return answer;
+      },
+    };
+    const out = await fetchReport(source, req({ pageSize: 100 }));
+    expect(seqs(out)).toEqual(range(0, 500));
+    // The first page is parsed before any other is asked for (it says how many there are);
+    // after it, each window is asked for before the page before it is parsed. (Asked for once
+    // that page was parsed, they alternated: ask 100, parsed 100, ask 200, ...)
+    expect(events).toEqual([
+      'ask 0',
+      'parsed 0',
+      'ask 100',
+      'ask 200',
+      'parsed 100',
+      'ask 300',
+      'parsed 200',
+      'ask 400',
+      'parsed 300',
+      'parsed 400',
+    ]);
   });
 
   test('the concurrent walk requests every window once, whatever the completion order', async () => {

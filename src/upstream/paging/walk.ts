@@ -76,8 +76,8 @@ export class PageWalk {
   }
 
   /** One request for `interval` (without Offset/Limit for a transaction without paging);
-   *  `wanted` as PageRequest.wanted. */
-  async get(interval: Interval, wanted?: () => boolean): Promise<PageAnswer> {
+   *  `wanted` and `bodyRead` as PageRequest's. */
+  async get(interval: Interval, wanted?: () => boolean, bodyRead?: () => void): Promise<PageAnswer> {
     const { req } = this;
     const { copy } = req;
     const page = await this.client.getPage({
@@ -92,6 +92,7 @@ export class PageWalk {
       budgetMs: req.budgetMs,
       ...(copy ? { keepWire: (wire: WireBody) => copy.body(wire) } : {}),
       ...(wanted ? { wanted } : {}),
+      ...(bodyRead ? { bodyRead } : {}),
     });
     this.requests += page.attempts;
     if (copy) this.wires.set(interval.offset, page.wire);
