@@ -173,6 +173,65 @@ describe('concurrency', () => {
     ]);
   });
 
+  test('with more than two pages read and not walked, a worker asks for its next window only once its page is parsed', async () => {
+    // A page source whose bodies are read and answered when the test says (the edge here).
+    const pages = new Map<number, { read: () => void; answer: () => void }>();
+    const events: string[] = [];
+    const source: PageSource = {
+      limiter: { limit: 4 },
+      getPage: (r) => {
+        const offset = r.offset ?? 0;
+        events.push(`ask ${offset}`);
+        const records = Array.from({ length: 100 }, (_, i) => ({ Seq: offset + i }));
+        const page = { records, totalRecords: 1000, responseRecords: 100, fromCache: false, attempts: 1 };
+        if (offset === 0) return Promise.resolve(page);
+        return new Promise((resolve) => {
+          pages.set(offset, { read: () => r.bodyRead?.(), answer: () => resolve(page) });
+        });
+      },
+    };
+    const flush = () => new Promise((r) => setTimeout(r, 5));
+    const fetching = fetchReport(source, req({ pageSize: 100 }));
+    await flush();
+    expect(events).toEqual(['ask 0', 'ask 100', 'ask 200', 'ask 300', 'ask 400']);
+    // Bodies of 100 and 200 read: one and two pages wait, each worker asks at once.
+    pages.get(100)?.read();
+    pages.get(200)?.read();
+    await flush();
+    expect(events.slice(5)).toEqual(['ask 500', 'ask 600']);
+    // A third and a fourth read: their workers wait for their pages to be parsed.
+    pages.get(300)?.read();
+    pages.get(400)?.read();
+    await flush();
+    expect(events.slice(7)).toEqual([]);
+    pages.get(400)?.answer();
+    await flush();
+    expect(events.slice(7)).toEqual(['ask 700']);
+    // 100 and 200 parsed and walked: 300 alone waits, so a read of 500 (a second) asks at once.
+    pages.get(100)?.answer();
+    pages.get(200)?.answer();
+    await flush();
+    expect(events.slice(8)).toEqual([]);
+    pages.get(500)?.read();
+    await flush();
+    expect(events.slice(8)).toEqual(['ask 800']);
+    // A read of 600 makes three: its worker waits for its parse.
+    pages.get(600)?.read();
+    await flush();
+    expect(events.slice(9)).toEqual([]);
+    pages.get(600)?.answer();
+    await flush();
+    expect(events.slice(9)).toEqual(['ask 900']);
+    for (const offset of [300, 500, 700, 800, 900]) {
+      pages.get(offset)?.read();
+      pages.get(offset)?.answer();
+      await flush();
+    }
+    const out = await fetching;
+    expect(out.complete).toBe(true);
+    expect(seqs(out)).toEqual(range(0, 1000));
+  });
+
   test('the concurrent walk requests every window once, whatever the completion order', async () => {
     // Earlier pages answer slower than later ones.
     const svc = await service({ total: 4000, fault: (r) => ({ delayMs: Math.max(0, 40 - r.offset / 100) }) });
