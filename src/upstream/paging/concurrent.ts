@@ -54,25 +54,27 @@ export async function fetchConcurrently(
   // When more than ASK_EARLY_BACKLOG pages are read and not yet walked, the main thread is
   // what paging waits for (at 0 ms latency, say): the next window is then asked for once the
   // page is parsed, as before.
-  const backlog = { pages: 0 };
+  let unwalked = 0;
   const worker = async () => {
     let interval = take();
-    let pending = interval && request(walk, interval, backlog);
+    let pending = interval && request(walk, interval);
     let walked: Promise<Thrown> = Promise.resolve(undefined);
     while (interval && pending) {
       const current = interval;
       const { answer, read } = pending;
       await read;
-      if (backlog.pages > ASK_EARLY_BACKLOG) await answer;
+      // Read (or ended), this page waits for the main thread until it is walked.
+      unwalked++;
+      if (unwalked > ASK_EARLY_BACKLOG) await answer;
       interval = take();
-      pending = interval && request(walk, interval, backlog);
+      pending = interval && request(walk, interval);
       const got = await answer;
       await rethrow(walked);
       walked = afterWaitingIo(() => {
         try {
           keep(walk, current, got, total);
         } finally {
-          backlog.pages--;
+          unwalked--;
         }
       });
     }
@@ -93,8 +95,7 @@ export async function fetchConcurrently(
 }
 
 /** A window's request: its answer, and when its body was read (or the request ended without
- *  one: a failure, or a page source that reads no body). It is counted in the fetch's backlog
- *  from then until its walk. */
+ *  one: a failure, or a page source that reads no body). */
 interface Pending {
   answer: Promise<Answer>;
   read: Promise<void>;
@@ -104,25 +105,17 @@ interface Pending {
  *  walked), and its body's reading. A window that, when its turn to be sent comes, lies at or
  *  past where the records were seen to end is not sent (the request may have waited for a
  *  slot behind the page that showed it). */
-function request(walk: PageWalk, interval: Interval, backlog: { pages: number }): Pending {
+function request(walk: PageWalk, interval: Interval): Pending {
   const wanted = () => walk.endSeen === undefined || interval.offset < walk.endSeen;
-  let isRead = false;
-  let resolveRead = () => {};
+  let bodyRead = () => {};
   const read = new Promise<void>((resolve) => {
-    resolveRead = resolve;
+    bodyRead = resolve;
   });
-  // Counted in the backlog from its first body read (or its end) until its walk (see worker).
-  const bodyRead = () => {
-    if (isRead) return;
-    isRead = true;
-    backlog.pages++;
-    resolveRead();
-  };
   const answer = walk.get(interval, wanted, bodyRead).then(
     (page): Answer => ({ page }),
     (error: unknown): Answer => ({ error }),
   );
-  void answer.then(bodyRead);
+  void answer.then(() => bodyRead());
   return { answer, read };
 }
 
