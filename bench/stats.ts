@@ -43,6 +43,13 @@ export function row(
 }
 
 /** Number formatting for the table: 3 significant digits, thousands separated. */
+/** Milliseconds `f` takes. */
+export async function timed(f: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const abs = Math.abs(n);

@@ -21,7 +21,7 @@ import type { FloorInput } from '../floor-server.js';
 import { REPORT_TOOL } from '../ours.js';
 import { type OwnServer, startOwnServer } from '../own-server.js';
 import { passThroughAgent, rawRequest } from '../pass-through.js';
-import { median, row } from '../stats.js';
+import { median, row, timed } from '../stats.js';
 import { baseUrl, type CaseInput, type CaseOutput, expectComplete } from './context.js';
 
 export const SMALL = { variant: 2, total: 100, pageSize: 500 };
@@ -82,12 +82,6 @@ async function alternate(
     rawMs.push(rawOne);
   }
   return { overhead: median(diffs), ms: median(ms), rawMs: median(rawMs) };
-}
-
-async function timed(f: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await f();
-  return performance.now() - t;
 }
 
 export async function smallCallCase(input: CaseInput): Promise<CaseOutput> {
