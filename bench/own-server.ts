@@ -52,6 +52,8 @@ export interface OwnServer {
   memory(): ProcessMemory;
   /** CPU time the process has used (every thread), ms. */
   cpuMs(): number;
+  /** CPU time its main thread has used, ms. */
+  mainCpuMs(): number;
   /** Resolves once the process has used no more than 2% of a CPU over half a second: what
    *  it does after an answer (writing the result to disk, collecting) is over. */
   idle(): Promise<void>;
@@ -85,7 +87,17 @@ export function processMemory(pid: number): ProcessMemory {
 
 /** utime + stime of a process, ms (fields 14 and 15 of /proc/<pid>/stat, after the name). */
 export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** utime + stime of a process's main thread alone (its task of the same id), ms: the thread
+ *  that parses, walks and answers, where the other threads inflate, collect and compile. */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
@@ -151,6 +163,7 @@ export async function startOwnServer(baseUrl: string, env: Record<string, string
     report: (args = {}) => call(REPORT_TOOL, { ...REPORT_ARGS, fresh: true, ...args }),
     memory: () => processMemory(pid),
     cpuMs: () => processCpuMs(pid),
+    mainCpuMs: () => mainThreadCpuMs(pid),
     heldBytes,
     idle: async () => {
       for (let last = processCpuMs(pid); ; ) {

@@ -5,7 +5,8 @@
  * goes first alternating, after three warm-ups of ours; the sequential one beside them); at
  * 0 ms, our server process's CPU per record (every thread, /proc) against the hand-written
  * client's (in a process of its own, sampled right before ours in each run) and JSON.parse's
- * per record of the same bodies.
+ * per record of the same bodies. Beside them, for the reason of the figures: our main
+ * thread's CPU per record, and the share of a report's wall time at 50 ms it was busy.
  */
 import type { Agent } from 'undici';
 import { handCpuPerRecord } from '../hand-cpu.js';
@@ -46,6 +47,7 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
     const handMs: number[] = [];
     const seqMs: number[] = [];
     const oursCpu: number[] = [];
+    const oursMainCpu: number[] = [];
     const handCpu: number[] = [];
     const parseCpu: number[] = [];
     const cpuRatio: number[] = [];
@@ -57,7 +59,14 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
     const hand = async () => {
       if ((await passThroughReport(agent, slowUrl, opts)) !== total) throw new Error('pass-through: short');
     };
-    const ours = async () => expectComplete(await slow.report(), total);
+    // How much of our report's wall time its main thread was busy: near 1, the case is bound
+    // by the work per record, not by the service's latency.
+    const busy: number[] = [];
+    const ours = async () => {
+      const [t, c] = [performance.now(), slow.mainCpuMs()];
+      expectComplete(await slow.report(), total);
+      busy.push((slow.mainCpuMs() - c) / (performance.now() - t));
+    };
     for (let run = 0; run < input.runs; run++) {
       const oursFirst = run % 2 === 1;
       const first = await timed(oursFirst ? ours : hand);
@@ -72,12 +81,14 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
     // bench/hand-cpu.ts), then ours, then JSON.parse of the same bodies in this process.
     for (let run = 0; run < input.runs; run++) {
       const handUs = await handCpuPerRecord({ url: fastUrl, total, pageSize, concurrency, repeats: CPU_REPEATS });
+      const main = fast.mainCpuMs();
       const ourUs = await cpuPerRecord(
         total,
         CPU_REPEATS,
         async () => expectComplete(await fast.report(), total),
         fast.cpuMs,
       );
+      oursMainCpu.push(((fast.mainCpuMs() - main) * 1000) / (total * CPU_REPEATS));
       handCpu.push(handUs);
       oursCpu.push(ourUs);
       cpuHandRatio.push(ourUs / handUs);
@@ -93,7 +104,9 @@ export async function pagingCase(input: CaseInput): Promise<CaseOutput> {
       row(c1, 'hand-written pass-through, concurrency 4', 'ms', handMs),
       row(c1, 'hand-written pass-through, sequential', 'ms', seqMs),
       row(c1, 'ours / hand-written concurrent', 'x', ratio, 1.05),
+      row(c1, `ours main thread busy / wall, ${latencyMs} ms`, 'x', busy),
       row(c1, 'ours CPU per record, 0 ms', 'us', oursCpu),
+      row(c1, 'ours main thread CPU per record, 0 ms', 'us', oursMainCpu),
       row(c1, 'pass-through CPU per record, 0 ms', 'us', handCpu),
       row(c1, 'JSON.parse per record', 'us', parseCpu),
       row(c1, 'ours CPU / JSON.parse, per record', 'x', cpuRatio),
