@@ -4,7 +4,7 @@
  * trailer states the last one only, comes out whole, and never more than the bound is held. Through the client and a real service: compression.test.ts.
  */
 import { PassThrough } from 'node:stream';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ReportsError } from '../../src/errors.js';
 import { bodyCoding, decodeBytes } from '../../src/upstream/body-decode.js';
@@ -76,6 +76,69 @@ describe('decodeBytes', () => {
       `${PATH} answered with Content-Encoding "x-gzip" but its body could not be decoded as that (incorrect header ` +
         'check): the body is cut short or not encoded as the header says. Check the service or the proxy in front of it.',
     );
+  });
+
+  describe('a small body (16 KB as sent, at most) is decoded on the main thread', () => {
+    // A page of 100 records, as the bench's small call gets: 9 KB of gzip.
+    const page = JSON.stringify({ ResponseReport: Array.from({ length: 100 }, (_, i) => ({ Id: i, Seq: `s${i}` })) });
+    const encoders: Record<string, (t: string) => Buffer> = {
+      gzip: gzipSync,
+      deflate: deflateSync,
+      br: brotliCompressSync,
+    };
+
+    /** Whether `p` settles within `turns` turns of the microtask queue: no trip to the thread pool. */
+    async function settlesWithin(p: Promise<unknown>, turns: number): Promise<boolean> {
+      let settled = false;
+      p.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      for (let i = 0; i < turns && !settled; i++) await Promise.resolve();
+      return settled;
+    }
+
+    it('its answer is there before the event loop turns; a large one goes to the thread pool', async () => {
+      for (const [encoding, encode] of Object.entries(encoders)) {
+        const bytes = encode(page);
+        expect(bytes.length).toBeLessThan(16 * 1024);
+        const p = decodeBytes(bytes, coding(encoding), PATH, 64 * MB);
+        expect(await settlesWithin(p, 5)).toBe(true);
+        expect((await p).toString('utf8')).toBe(page);
+      }
+      // A large one goes to the thread pool: not settled without a turn of the event loop.
+      const large = gzipSync(text);
+      expect(large.length).toBeGreaterThan(16 * 1024);
+      const p = decodeBytes(large, coding('gzip'), PATH, 64 * MB);
+      expect(await settlesWithin(p, 50)).toBe(false);
+      expect((await p).toString('utf8')).toBe(text);
+    });
+
+    it('one that decodes to more than 256 KB is decoded whole, up to the real bound', async () => {
+      const zeros = '0'.repeat(3 * MB);
+      const bytes = gzipSync(zeros);
+      expect(bytes.length).toBeLessThan(16 * 1024);
+      expect(await decoded(bytes, 'gzip')).toBe(zeros);
+      // The bound as for any body: more than it is refused, naming it.
+      const err = await rejection(decodeBytes(bytes, coding('gzip'), PATH, 2 * MB));
+      expect(err.message).toContain('with a body of more than 2 MB once decoded (Content-Encoding "gzip", 2 MB');
+      // A bound under 256 KB refuses it on the main thread, with the same words.
+      const small = await rejection(decodeBytes(bytes, coding('gzip'), PATH, 100 * 1024));
+      expect(small.message).toContain('with a body of more than 0.1 MB once decoded (Content-Encoding "gzip", 0.1 MB');
+    });
+
+    it('one that is not what its coding says is the same error as a large one', async () => {
+      const err = await rejection(decodeBytes(Buffer.from(page.slice(0, 500)), coding('gzip'), PATH, MB));
+      expect(err.message).toBe(
+        `${PATH} answered with Content-Encoding "gzip" but its body could not be decoded as that (incorrect header ` +
+          'check): the body is cut short or not encoded as the header says. Check the service or the proxy in front of it.',
+      );
+      const whole = gzipSync(page);
+      const cut = whole.subarray(0, whole.length - 20);
+      expect((await rejection(decodeBytes(cut, coding('gzip'), PATH, MB))).message).toContain(
+        '(unexpected end of file)',
+      );
+    });
   });
 
   it('an encoding it cannot decode is refused before anything is read, the body discarded', () => {
