@@ -42,7 +42,6 @@ export function row(
   };
 }
 
-/** Number formatting for the table: 3 significant digits, thousands separated. */
 /** Milliseconds `f` takes. */
 export async function timed(f: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -50,6 +49,7 @@ export async function timed(f: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
+/** Number formatting for the table: 3 significant digits, thousands separated. */
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const abs = Math.abs(n);

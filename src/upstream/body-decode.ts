@@ -2,11 +2,11 @@
  * Compressed answers from the service (docs/upstream.md, "Compression"). Requests ask for
  * gzip, deflate or br; an answer's body is read as sent, then decoded by its Content-Encoding
  * in one pass on libuv's thread pool (a small body on the main thread: SMALL_BODY), into one
- * buffer sized by what the body says it decodes to (a gzip body's trailer) or a guess. Every bound on a body counts decoded bytes: a small
- * compressed body that decodes to gigabytes is refused by the same bound as a large plain one,
- * once that many bytes have come out, never held whole. An encoding this client cannot
- * decode, or a body that is not what its Content-Encoding says, is an error naming the
- * encoding.
+ * buffer sized by what the body says it decodes to (a gzip body's trailer) or a guess. Every
+ * bound on a body counts decoded bytes: a small compressed body that decodes to gigabytes is
+ * refused by the same bound as a large plain one, once that many bytes have come out, never
+ * held whole. An encoding this client cannot decode, or a body that is not what its
+ * Content-Encoding says, is an error naming the encoding.
  *
  * Decoded as the body streamed in, zlib's 16 KB pieces each took a trip to the thread pool, a
  * buffer and a turn of the stream on the main thread, and a piece waited for that turn while

@@ -1,7 +1,8 @@
 /**
  * decodeBytes decodes a body as sent in one pass, into a first buffer sized by what a gzip
  * body's trailer says (else a guess), bounded by the decoded bytes: a body of two members, whose
- * trailer states the last one only, comes out whole, and never more than the bound is held. Through the client and a real service: compression.test.ts.
+ * trailer states the last one only, comes out whole, and never more than the bound is held.
+ * Through the client and a real service: compression.test.ts.
  */
 import { PassThrough } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -74,7 +75,8 @@ describe('decodeBytes', () => {
     const err = await rejection(decodeBytes(Buffer.from(text), coding('x-gzip'), PATH, MB));
     expect(err.message).toBe(
       `${PATH} answered with Content-Encoding "x-gzip" but its body could not be decoded as that (incorrect header ` +
-        'check): the body is cut short or not encoded as the header says. Check the service or the proxy in front of it.',
+        'check): the body is cut short or not encoded as the header says. ' +
+        'Check the service or the proxy in front of it.',
     );
   });
 
@@ -131,7 +133,8 @@ describe('decodeBytes', () => {
       const err = await rejection(decodeBytes(Buffer.from(page.slice(0, 500)), coding('gzip'), PATH, MB));
       expect(err.message).toBe(
         `${PATH} answered with Content-Encoding "gzip" but its body could not be decoded as that (incorrect header ` +
-          'check): the body is cut short or not encoded as the header says. Check the service or the proxy in front of it.',
+          'check): the body is cut short or not encoded as the header says. ' +
+          'Check the service or the proxy in front of it.',
       );
       const whole = gzipSync(page);
       const cut = whole.subarray(0, whole.length - 20);
