@@ -81,7 +81,7 @@ describe('decodeBytes', () => {
   });
 
   describe('a small body (16 KB as sent, at most) is decoded on the main thread', () => {
-    // A page of 100 records, as the bench's small call gets: 9 KB of gzip.
+    // A page of 100 records, well under 16 KB in every coding.
     const page = JSON.stringify({ ResponseReport: Array.from({ length: 100 }, (_, i) => ({ Id: i, Seq: `s${i}` })) });
     const encoders: Record<string, (t: string) => Buffer> = {
       gzip: gzipSync,
