@@ -191,37 +191,27 @@ describe('concurrency', () => {
       },
     };
     const flush = () => new Promise((r) => setTimeout(r, 5));
+    /** Reads or answers the pages at `offsets`, lets the fetch run, and gives the asks made since. */
+    const after = async (what: 'read' | 'answer', ...offsets: number[]) => {
+      const before = events.length;
+      for (const offset of offsets) pages.get(offset)?.[what]();
+      await flush();
+      return events.slice(before);
+    };
     const fetching = fetchReport(source, req({ pageSize: 100 }));
     await flush();
     expect(events).toEqual(['ask 0', 'ask 100', 'ask 200', 'ask 300', 'ask 400']);
     // Bodies of 100 and 200 read: one and two pages wait, each worker asks at once.
-    pages.get(100)?.read();
-    pages.get(200)?.read();
-    await flush();
-    expect(events.slice(5)).toEqual(['ask 500', 'ask 600']);
+    expect(await after('read', 100, 200)).toEqual(['ask 500', 'ask 600']);
     // A third and a fourth read: their workers wait for their pages to be parsed.
-    pages.get(300)?.read();
-    pages.get(400)?.read();
-    await flush();
-    expect(events.slice(7)).toEqual([]);
-    pages.get(400)?.answer();
-    await flush();
-    expect(events.slice(7)).toEqual(['ask 700']);
+    expect(await after('read', 300, 400)).toEqual([]);
+    expect(await after('answer', 400)).toEqual(['ask 700']);
     // 100 and 200 parsed and walked: 300 alone waits, so a read of 500 (a second) asks at once.
-    pages.get(100)?.answer();
-    pages.get(200)?.answer();
-    await flush();
-    expect(events.slice(8)).toEqual([]);
-    pages.get(500)?.read();
-    await flush();
-    expect(events.slice(8)).toEqual(['ask 800']);
+    expect(await after('answer', 100, 200)).toEqual([]);
+    expect(await after('read', 500)).toEqual(['ask 800']);
     // A read of 600 makes three: its worker waits for its parse.
-    pages.get(600)?.read();
-    await flush();
-    expect(events.slice(9)).toEqual([]);
-    pages.get(600)?.answer();
-    await flush();
-    expect(events.slice(9)).toEqual(['ask 900']);
+    expect(await after('read', 600)).toEqual([]);
+    expect(await after('answer', 600)).toEqual(['ask 900']);
     for (const offset of [300, 500, 700, 800, 900]) {
       pages.get(offset)?.read();
       pages.get(offset)?.answer();
