@@ -135,12 +135,15 @@ export function measuresOf(summary: Summary | undefined): Measure[] {
       });
     } else if (f.sumByCurrency) {
       const by = f.sumByCurrency;
+      // Summed over confirmed segments as the summary does, when some not confirmed carry it.
+      const confirmed = by.notConfirmed !== undefined;
       for (const s of by.sums)
         out.push({
           id: `sum:${field}:${s.currency}`,
-          label: `Sum of ${field} in ${s.currency}`,
+          label: `Sum of ${field} in ${s.currency}${confirmed ? ', confirmed' : ''}`,
           field,
           currency: { field: by.field, value: s.currency },
+          ...(confirmed ? { confirmedOnly: true as const } : {}),
         });
     }
   }
@@ -282,10 +285,17 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
         const each = by.sums.map((s) =>
           s.sum === undefined
             ? `${s.currency} ${cellText(s.min, field)} – ${cellText(s.max, field)}`
-            : `${formatNumber(s.sum)} ${s.currency}` +
-              (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
+            : s.confirmedSum !== undefined
+              ? `${formatNumber(s.confirmedSum)} ${s.currency} (${formatNumber(s.sum)} over every state)`
+              : `${formatNumber(s.sum)} ${s.currency}` +
+                (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
         );
-        text = f.rate ? `a rate ${f.rate}, not spend: ${each.join(', ')}${more}` : `sums ${each.join(', ')}${more}`;
+        // Travel counts confirmed segments: their sums first, as for an amount in one currency.
+        const notConfirmed =
+          by.notConfirmed === undefined ? '' : `; ${counted(by.notConfirmed, 'segment', 'segments')} not confirmed`;
+        text = f.rate
+          ? `a rate ${f.rate}, not spend: ${each.join(', ')}${more}`
+          : `sums${notConfirmed ? ' confirmed' : ''} ${each.join(', ')}${more}${notConfirmed}`;
       } else if (f.notSummed) text = `${range} (${f.notSummed})`;
       else text = `${range}${note ? ` (${f.currencyNote})` : ''}`;
     } else if (f.kind === 'date') {

@@ -207,15 +207,22 @@ function profileLine(path: string, p: FieldProfile): string {
       const name = p.rate ? `${path} (a rate ${p.rate}, not spend)` : p.notSummed ? `${path} (${p.notSummed})` : path;
       const grain = p.grain ? ` (${p.grain})` : '';
       if (p.sumByCurrency) {
-        const { field, sums, currencies } = p.sumByCurrency;
+        const { field, sums, currencies, notConfirmed } = p.sumByCurrency;
         // Amounts in their currency's minor units (GBP 2,016.90, JPY 215,010).
-        const each = ({ currency, sum, min, max }: (typeof sums)[number]) => {
+        const each = ({ currency, sum, confirmedSum, min, max }: (typeof sums)[number]) => {
           const m = (v: number) => formatMoney(v, currency);
-          return sum === undefined ? `${currency} ${m(min)} to ${m(max)}` : `${currency} ${m(sum)}`;
+          if (sum === undefined) return `${currency} ${m(min)} to ${m(max)}`;
+          if (confirmedSum === undefined || confirmedSum === sum) return `${currency} ${m(sum)}`;
+          return `${currency} ${m(confirmedSum)} (${m(sum)})`;
         };
+        // Travel is the confirmed segments: their sum first, every state's in brackets where the
+        // two differ (a cancelled stay carries no EstimatedCost: its sums are equal).
         const head =
-          `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
-          `currencies)${grain}: `;
+          notConfirmed === undefined
+            ? `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
+              `currencies)${grain}: `
+            : `${name}: confirmed sum per ${field}, never added across currencies (with the ` +
+              `${n(notConfirmed)} not confirmed in brackets where it differs)${grain}: `;
         // As many whole amounts as the line holds, then how many currencies are left: an amount
         // cut by the line's end (INR 290,7…) could be read as a smaller one.
         const items = sums.map(each);

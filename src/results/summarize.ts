@@ -60,8 +60,12 @@ export interface FieldProfile {
   sumByCurrency?: {
     field: string;
     currencies: number;
-    /** `sum` is absent for a rate (see `rate`). */
-    sums: Array<{ currency: string; sum?: number; count: number; min: number; max: number }>;
+    /** `sum` is absent for a rate (see `rate`). `confirmedSum`: the sum over the confirmed
+     *  segments in that currency, when some segments are not confirmed (see `notConfirmed`):
+     *  `sum` is then over every state. */
+    sums: Array<{ currency: string; sum?: number; confirmedSum?: number; count: number; min: number; max: number }>;
+    /** Segments not confirmed among the records, when each sum has a `confirmedSum` beside it. */
+    notConfirmed?: number;
   };
   /** A rate, not an amount spent: what it is a rate of ("per night"). Never summed. */
   rate?: string;
@@ -523,24 +527,7 @@ function totalMoneyPerCurrency(
       p.currencyNote = CURRENCY_NOT_STATED;
       continue;
     }
-    const amountOf = compilePath(path);
-    const currencyOf = compilePath(currencyField);
-    const byCurrency = new Map<string, { sum: ExactSum; count: number; decimals: number; min: number; max: number }>();
-    for (const r of records) {
-      const v = amountOf(r);
-      const amount = toNumber(v);
-      if (amount === undefined) continue;
-      const c = currencyOf(r);
-      const currency = isEmpty(c) ? '(none)' : scalarText(c);
-      let acc = byCurrency.get(currency);
-      if (!acc)
-        byCurrency.set(currency, (acc = { sum: new ExactSum(), count: 0, decimals: 0, min: amount, max: amount }));
-      acc.sum.add(amount);
-      acc.count++;
-      acc.decimals = maxDecimals(acc.decimals, v);
-      if (amount < acc.min) acc.min = amount;
-      if (amount > acc.max) acc.max = amount;
-    }
+    const byCurrency = totalsPerCurrency(records, compilePath(path), compilePath(currencyField));
     if (byCurrency.size <= 1) {
       const [currency, acc] = [...byCurrency][0] ?? [];
       if (acc) p.sum = roundTo(acc.sum.value, acc.decimals);
@@ -563,6 +550,40 @@ function totalMoneyPerCurrency(
     delete p.max;
     p.sumByCurrency = { field: currencyField, currencies: byCurrency.size, sums };
   }
+}
+
+/** An amount's sum, count, decimals, min and max in one currency. */
+interface CurrencyTotal {
+  sum: ExactSum;
+  count: number;
+  decimals: number;
+  min: number;
+  max: number;
+}
+
+/** The totals of an amount per currency over `records` ('(none)' for records stating none). */
+function totalsPerCurrency(
+  records: readonly Rec[],
+  amountOf: (r: Rec) => unknown,
+  currencyOf: (r: Rec) => unknown,
+): Map<string, CurrencyTotal> {
+  const byCurrency = new Map<string, CurrencyTotal>();
+  for (const r of records) {
+    const v = amountOf(r);
+    const amount = toNumber(v);
+    if (amount === undefined) continue;
+    const c = currencyOf(r);
+    const currency = isEmpty(c) ? '(none)' : scalarText(c);
+    let acc = byCurrency.get(currency);
+    if (!acc)
+      byCurrency.set(currency, (acc = { sum: new ExactSum(), count: 0, decimals: 0, min: amount, max: amount }));
+    acc.sum.add(amount);
+    acc.count++;
+    acc.decimals = maxDecimals(acc.decimals, v);
+    if (amount < acc.min) acc.min = amount;
+    if (amount > acc.max) acc.max = amount;
+  }
+  return byCurrency;
 }
 
 /**
@@ -594,15 +615,33 @@ function labelBookingCounts(fields: Record<string, FieldProfile>, counts: readon
 /**
  * Records that are segments, some not confirmed: each plain sum also gets its sum over the
  * confirmed segments (SegmentState, results/derived.ts), so "nights: sum 284" is never read
- * as 284 nights stayed when 2 of them belong to a cancelled stay.
+ * as 284 nights stayed when 2 of them belong to a cancelled stay. A sum per currency gets one
+ * per currency ("fares: NZD 82,750.88" is not the fares of travel when a third of them are
+ * cancelled); where no segment not confirmed carries the amount (a cancelled stay's
+ * EstimatedCost is empty) the two are equal, which says so.
  */
 function sumConfirmedApart(records: readonly Rec[], fields: Record<string, FieldProfile>): void {
   const summed = Object.keys(fields).filter((path) => fields[path].sum !== undefined && !fields[path].grain);
-  if (!summed.length) return;
+  const split = Object.keys(fields).filter(
+    (path) => fields[path].sumByCurrency?.sums.some((s) => s.sum !== undefined) && !fields[path].grain,
+  );
+  if (!summed.length && !split.length) return;
   const confirmed = records.filter((r) => r.SegmentState === 'confirmed');
   const notConfirmed = records.filter((r) => typeof r.SegmentState === 'string').length - confirmed.length;
   if (notConfirmed === 0) return;
   for (const path of summed) fields[path].confirmed = { sum: exactSum(confirmed, compilePath(path)), notConfirmed };
+  for (const path of split) {
+    const by = fields[path].sumByCurrency as NonNullable<FieldProfile['sumByCurrency']>;
+    const totals = totalsPerCurrency(confirmed, compilePath(path), compilePath(by.field));
+    const sums = by.sums.map((s) => {
+      const t = totals.get(s.currency);
+      return t ? roundTo(t.sum.value, t.decimals) : 0;
+    });
+    by.sums.forEach((s, i) => {
+      s.confirmedSum = sums[i];
+    });
+    by.notConfirmed = notConfirmed;
+  }
 }
 
 /**

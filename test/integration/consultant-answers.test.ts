@@ -162,15 +162,24 @@ describe('money is never added across currencies', () => {
       /^- RateAmount \(a rate per night, not spend\): range per CurrencyCode \(never compared across currencies\): [A-Z]{3} [\d,.]+ to [\d,.]+, /m,
     );
     const cost = head.summary.fields.EstimatedCost as {
-      sumByCurrency: { field: string; currencies: number; sums: Array<{ currency: string; sum: number }> };
+      sumByCurrency: {
+        field: string;
+        currencies: number;
+        notConfirmed: number;
+        sums: Array<{ currency: string; sum: number; confirmedSum: number }>;
+      };
     };
     expect(cost.sumByCurrency.field).toBe('EstimatedCostCurrency');
     expect(cost.sumByCurrency.currencies).toBe(costCents.size);
-    for (const { currency, sum } of cost.sumByCurrency.sums) {
-      // JPY has no minor unit: its costs are whole yen.
-      expect(cents(sum), currency).toBe(costCents.get(currency));
+    expect(cost.sumByCurrency.notConfirmed).toBe(records.length - confirmed.length);
+    for (const { currency, sum, confirmedSum } of cost.sumByCurrency.sums) {
+      // JPY has no minor unit: its costs are whole yen. A stay not confirmed has no cost, so
+      // the sum over every state is the confirmed one.
+      expect([cents(sum), cents(confirmedSum)], currency).toEqual([costCents.get(currency), costCents.get(currency)]);
     }
-    expect(text).toMatch(/^- EstimatedCost: sum per EstimatedCostCurrency \(never added across currencies\): /m);
+    expect(text).toMatch(
+      /^- EstimatedCost: confirmed sum per EstimatedCostCurrency, never added across currencies \(with the \d+ not confirmed in brackets where it differs\): [A-Z]{3} [\d,.]+, [A-Z]{3} [\d,.]+, /m,
+    );
     const unconfirmed = records.filter((r) => !confirmed.includes(r));
     for (const r of unconfirmed) expect([r.EstimatedCost, String(r.CostBasis).slice(0, 6)]).toEqual([null, 'none: ']);
   });

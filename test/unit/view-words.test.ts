@@ -128,6 +128,19 @@ describe('sums over segments not all confirmed', () => {
         sum: 284,
         confirmed: { sum: 282, notConfirmed: 1 },
       },
+      FareAmount: {
+        kind: 'numeric',
+        nulls: 0,
+        sumByCurrency: {
+          field: 'FareCurrency',
+          currencies: 2,
+          sums: [
+            { currency: 'NZD', sum: 1250.5, confirmedSum: 1000.25, count: 60, min: 5, max: 90 },
+            { currency: 'JPY', sum: 9000, confirmedSum: 0, count: 30, min: 100, max: 900 },
+          ],
+          notConfirmed: 12,
+        },
+      },
       TotalAirSegs: {
         kind: 'numeric',
         nulls: 0,
@@ -141,13 +154,35 @@ describe('sums over segments not all confirmed', () => {
   it('the summary gives the confirmed sum first, and never sums a booking count', () => {
     expect(summaryLines(summary)).toEqual([
       { field: 'NightsInWindow', text: 'sum 282 confirmed; 284 over every state, 1 segment not confirmed (1 – 10)' },
+      {
+        field: 'FareAmount',
+        text:
+          'sums confirmed 1,000.25 NZD (1,250.5 over every state), 0 JPY (9,000 over every state); ' +
+          '12 segments not confirmed',
+      },
       { field: 'TotalAirSegs', text: "0 – 4 (the booking's count, repeated on each of its segments: not summed)" },
     ]);
   });
 
   it('the chart sums confirmed segments only', () => {
     const measures = measuresOf(summary);
-    expect(measures.map((m) => m.label)).toEqual(['Records', 'Sum of NightsInWindow, confirmed']);
+    expect(measures.map((m) => m.label)).toEqual([
+      'Records',
+      'Sum of NightsInWindow, confirmed',
+      'Sum of FareAmount in NZD, confirmed',
+      'Sum of FareAmount in JPY, confirmed',
+    ]);
+    expect(chartQuery('r_1', { groupBy: 'Account', perDay: false, measure: measures[3] }, [])).toEqual({
+      resultId: 'r_1',
+      where: [
+        { field: 'FareCurrency', op: 'eq', value: 'JPY' },
+        { field: 'SegmentState', op: 'eq', value: 'confirmed' },
+      ],
+      groupBy: ['Account', 'FareCurrency'],
+      aggregates: [{ fn: 'count' }, { fn: 'sum', field: 'FareAmount' }],
+      orderBy: undefined,
+      limit: 30,
+    });
     expect(chartQuery('r_1', { groupBy: 'Account', perDay: false, measure: measures[1] }, [])).toEqual({
       resultId: 'r_1',
       where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
