@@ -243,4 +243,29 @@ describe("a field's table of values", () => {
       expect(f.find(7, 7)).toBe(-1);
     },
   );
+
+  it('counts each of 60 fields apart when their first tables are cut from shared buffers (three of them)', () => {
+    // A fetch's fields' first tables share buffers of 24 fields' tables each: 60 fields of
+    // 128 first codes take three. Field k holds values v0 to vk, null in some records; a
+    // table overlapping another's would count or find the other's values.
+    const pass = new RecordPass(true);
+    pass.beginPage(200, 200);
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 100; i++) {
+        const r: Record<string, unknown> = {};
+        for (let k = 0; k < 60; k++) r[`F${k}`] = i % (k + 1) <= (i * 7) % (k + 1) ? `v${i % (k + 1)}` : null;
+        pass.record(r);
+      }
+    pass.finish();
+    expect(pass.values.fields.length).toBe(60);
+    pass.values.fields.forEach((f, k) => {
+      const expected = new Map<string, number>();
+      for (let round = 0; round < 2; round++)
+        for (let i = 0; i < 100; i++)
+          if (i % (k + 1) <= (i * 7) % (k + 1))
+            expected.set(`v${i % (k + 1)}`, (expected.get(`v${i % (k + 1)}`) ?? 0) + 1);
+      const t = pass.values.tally(f);
+      expect(new Map(t.values.map((v, j) => [v as string, t.counts[j]])), f.name).toEqual(expected);
+    });
+  });
 });
