@@ -135,7 +135,7 @@ export function measuresOf(summary: Summary | undefined): Measure[] {
       });
     } else if (f.sumByCurrency) {
       const by = f.sumByCurrency;
-      // Summed over confirmed segments as the summary does, when some not confirmed carry it.
+      // Summed over confirmed segments as the summary does, when segments are not all confirmed.
       const confirmed = by.notConfirmed !== undefined;
       for (const s of by.sums)
         out.push({
@@ -285,7 +285,7 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
         const each = by.sums.map((s) =>
           s.sum === undefined
             ? `${s.currency} ${cellText(s.min, field)} – ${cellText(s.max, field)}`
-            : s.confirmedSum !== undefined
+            : s.confirmedSum !== undefined && s.confirmedSum !== s.sum
               ? `${formatNumber(s.confirmedSum)} ${s.currency} (${formatNumber(s.sum)} over every state)`
               : `${formatNumber(s.sum)} ${s.currency}` +
                 (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),

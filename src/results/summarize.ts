@@ -633,13 +633,10 @@ function sumConfirmedApart(records: readonly Rec[], fields: Record<string, Field
   for (const path of split) {
     const by = fields[path].sumByCurrency as NonNullable<FieldProfile['sumByCurrency']>;
     const totals = totalsPerCurrency(confirmed, compilePath(path), compilePath(by.field));
-    const sums = by.sums.map((s) => {
+    for (const s of by.sums) {
       const t = totals.get(s.currency);
-      return t ? roundTo(t.sum.value, t.decimals) : 0;
-    });
-    by.sums.forEach((s, i) => {
-      s.confirmedSum = sums[i];
-    });
+      s.confirmedSum = t ? roundTo(t.sum.value, t.decimals) : 0;
+    }
     by.notConfirmed = notConfirmed;
   }
 }

@@ -133,10 +133,12 @@ describe('sums over segments not all confirmed', () => {
         nulls: 0,
         sumByCurrency: {
           field: 'FareCurrency',
-          currencies: 2,
+          currencies: 3,
           sums: [
             { currency: 'NZD', sum: 1250.5, confirmedSum: 1000.25, count: 60, min: 5, max: 90 },
             { currency: 'JPY', sum: 9000, confirmedSum: 0, count: 30, min: 100, max: 900 },
+            // Only confirmed segments carry it in USD: the one sum, as an amount's.
+            { currency: 'USD', sum: 40, confirmedSum: 40, count: 4, min: 10, max: 10 },
           ],
           notConfirmed: 12,
         },
@@ -157,8 +159,8 @@ describe('sums over segments not all confirmed', () => {
       {
         field: 'FareAmount',
         text:
-          'sums confirmed 1,000.25 NZD (1,250.5 over every state), 0 JPY (9,000 over every state); ' +
-          '12 segments not confirmed',
+          'sums confirmed 1,000.25 NZD (1,250.5 over every state), 0 JPY (9,000 over every state), ' +
+          '40 USD (10 – 10); 12 segments not confirmed',
       },
       { field: 'TotalAirSegs', text: "0 – 4 (the booking's count, repeated on each of its segments: not summed)" },
     ]);
@@ -171,6 +173,7 @@ describe('sums over segments not all confirmed', () => {
       'Sum of NightsInWindow, confirmed',
       'Sum of FareAmount in NZD, confirmed',
       'Sum of FareAmount in JPY, confirmed',
+      'Sum of FareAmount in USD, confirmed',
     ]);
     expect(chartQuery('r_1', { groupBy: 'Account', perDay: false, measure: measures[3] }, [])).toEqual({
       resultId: 'r_1',
