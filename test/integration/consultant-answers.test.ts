@@ -178,7 +178,11 @@ describe('money is never added across currencies', () => {
       expect([cents(sum), cents(confirmedSum)], currency).toEqual([costCents.get(currency), costCents.get(currency)]);
     }
     expect(text).toMatch(
-      /^- EstimatedCost: confirmed sum per EstimatedCostCurrency, never added across currencies \(with the \d+ not confirmed in brackets where it differs\): [A-Z]{3} [\d,.]+, [A-Z]{3} [\d,.]+, /m,
+      new RegExp(
+        '^- EstimatedCost: confirmed sum per EstimatedCostCurrency, never added across currencies \\(with the \\d+ ' +
+          'not confirmed in brackets where it differs\\): [A-Z]{3} [\\d,.]+, [A-Z]{3} [\\d,.]+, ',
+        'm',
+      ),
     );
     const unconfirmed = records.filter((r) => !confirmed.includes(r));
     for (const r of unconfirmed) expect([r.EstimatedCost, String(r.CostBasis).slice(0, 6)]).toEqual([null, 'none: ']);
