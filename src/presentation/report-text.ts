@@ -221,8 +221,8 @@ function profileLine(path: string, p: FieldProfile): string {
           notConfirmed === undefined
             ? `${name}: ${p.rate ? 'range' : 'sum'} per ${field} (never ${p.rate ? 'compared' : 'added'} across ` +
               `currencies)${grain}: `
-            : `${name}: confirmed sum per ${field}, never added across currencies (with the ` +
-              `${n(notConfirmed)} not confirmed in brackets where it differs)${grain}: `;
+            : `${name}: confirmed sum per ${field}, never added across currencies (in brackets where it ` +
+              `differs: over every state, ${n(notConfirmed)} not confirmed)${grain}: `;
         // As many whole amounts as the line holds, then how many currencies are left: an amount
         // cut by the line's end (INR 290,7…) could be read as a smaller one.
         const items = sums.map(each);

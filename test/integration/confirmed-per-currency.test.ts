@@ -100,8 +100,8 @@ describe('sums per currency over segments not all confirmed', () => {
       (c) => `${c} ${written(confirmed.get(c) as number, c)} (${written(every.get(c) as number, c)})`,
     );
     expect(textOf(result)).toContain(
-      '- FareAmount: confirmed sum per FareCurrency, never added across currencies (with the ' +
-        `${notConfirmed} not confirmed in brackets where it differs): ${items.join(', ')}\n`,
+      '- FareAmount: confirmed sum per FareCurrency, never added across currencies (in brackets where it ' +
+        `differs: over every state, ${notConfirmed} not confirmed): ${items.join(', ')}\n`,
     );
 
     // Tax is carried by confirmed segments only, in one currency: the two sums are equal, and say so.
