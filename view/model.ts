@@ -20,6 +20,7 @@ import {
   dayRangeText,
   daysBetween,
   dayText,
+  formatMoney,
   formatNumber,
   parseDay,
   readableTimestamp,
@@ -268,28 +269,31 @@ export function summaryLines(summary: Summary): Array<{ field: string; text: str
   for (const [field, f] of Object.entries(summary.fields)) {
     let text: string;
     if (f.kind === 'numeric') {
-      const range = `${cellText(f.min, field)} – ${cellText(f.max, field)}`;
+      // An amount in a known currency in that currency's minor units (1,250.50 NZD), as the text
+      // answer writes it; any other number as a cell.
+      const number = (v: unknown, currency = f.currency?.value) =>
+        typeof v === 'number' && currency !== undefined ? formatMoney(v, currency) : cellText(v, field);
+      const range = `${number(f.min)} – ${number(f.max)}`;
       const note = f.currencyNote ? `, ${f.currencyNote}` : '';
       const unit = f.currency ? ` ${f.currency.value}` : '';
       if (typeof f.sum === 'number' && f.confirmed)
         // Travel counts confirmed segments: the sum over every state is said beside it.
         text =
-          `sum ${formatNumber(f.confirmed.sum)}${unit} confirmed; ${formatNumber(f.sum)} over every state, ` +
+          `sum ${number(f.confirmed.sum)}${unit} confirmed; ${number(f.sum)} over every state, ` +
           `${counted(f.confirmed.notConfirmed, 'segment', 'segments')} not confirmed (${range}${note})`;
-      else if (typeof f.sum === 'number') text = `sum ${formatNumber(f.sum)}${unit} (${range}${note})`;
+      else if (typeof f.sum === 'number') text = `sum ${number(f.sum)}${unit} (${range}${note})`;
       else if (f.sumByCurrency) {
         // Never one range across currencies: each currency's own.
         const by = f.sumByCurrency;
         const more = by.currencies > by.sums.length ? `, … (${counted(by.currencies, 'currency', 'currencies')})` : '';
         // A rate (per night, per rental period) has no sum: never spend, only its range.
-        const each = by.sums.map((s) =>
-          s.sum === undefined
-            ? `${s.currency} ${cellText(s.min, field)} – ${cellText(s.max, field)}`
-            : s.confirmedSum !== undefined && s.confirmedSum !== s.sum
-              ? `${formatNumber(s.confirmedSum)} ${s.currency} (${formatNumber(s.sum)} over every state)`
-              : `${formatNumber(s.sum)} ${s.currency}` +
-                (s.min === undefined ? '' : ` (${cellText(s.min, field)} – ${cellText(s.max, field)})`),
-        );
+        const each = by.sums.map((s) => {
+          const range = `${number(s.min, s.currency)} – ${number(s.max, s.currency)}`;
+          if (s.sum === undefined) return `${s.currency} ${range}`;
+          if (s.confirmedSum !== undefined && s.confirmedSum !== s.sum)
+            return `${number(s.confirmedSum, s.currency)} ${s.currency} (${number(s.sum, s.currency)} over every state)`;
+          return `${number(s.sum, s.currency)} ${s.currency}${s.min === undefined ? '' : ` (${range})`}`;
+        });
         // Travel counts confirmed segments: their sums first, as for an amount in one currency.
         const notConfirmed =
           by.notConfirmed === undefined ? '' : `; ${counted(by.notConfirmed, 'segment', 'segments')} not confirmed`;

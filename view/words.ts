@@ -10,6 +10,33 @@ export function formatNumber(n: number): string {
   return NUMBER.format(n);
 }
 
+/** One formatter per currency code met (a summary names a few dozen at most; emptied past this). */
+const MONEY_FORMATS_MAX = 256;
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount in its currency's minor units, as the text answer writes it: 1,250.50 NZD, not
+ * 1,250.5; 9,000 JPY. The browser's Intl knows each ISO 4217 code's digits (CLDR's currency
+ * data); a code it cannot take (not three letters) is written as any number.
+ */
+export function formatMoney(n: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      const digits = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions();
+      format = new Intl.NumberFormat('en-US', {
+        minimumFractionDigits: digits.maximumFractionDigits,
+        maximumFractionDigits: digits.maximumFractionDigits,
+      });
+    } catch {
+      format = NUMBER;
+    }
+    if (moneyFormats.size >= MONEY_FORMATS_MAX) moneyFormats.clear();
+    moneyFormats.set(currency, format);
+  }
+  return format.format(n);
+}
+
 /** "1 record", "5,000 records": the noun follows the number. */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatNumber(n)} ${n === 1 ? singular : plural}`;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { barsOf, cellText, chartQuery, daySpan, measuresOf, type Summary, summaryLines } from '../../view/model.js';
-import { askedWindow, dayRangeText, itemNoun, parseDay, readableTimestamp } from '../../view/words.js';
+import { askedWindow, dayRangeText, formatMoney, itemNoun, parseDay, readableTimestamp } from '../../view/words.js';
 
 const day = (s: string) => parseDay(s)!;
 
@@ -92,7 +92,11 @@ describe('the view writes cells and lists', () => {
       { field: 'Passengers', text: '1 passenger in 1 record · 2 empty' },
       { field: 'ServiceRef', text: '7107800 – 7109321' },
       // Each currency its own range: never one min or max across currencies.
-      { field: 'RateAmount', text: 'sums 2,100 EUR (100 – 2,000), 1,000 JPY (1,000 – 1,000), … (12 currencies)' },
+      // In each currency's minor units, as the text answer writes money: cents for EUR, none for JPY.
+      {
+        field: 'RateAmount',
+        text: 'sums 2,100.00 EUR (100.00 – 2,000.00), 1,000 JPY (1,000 – 1,000), … (12 currencies)',
+      },
       { field: 'DepartureDate', text: '24 Nov – 1 Dec 2026' },
       { field: 'Account', text: 'STARK in all 3' },
       { field: 'Remark', text: 'VIP · 2 empty' },
@@ -112,6 +116,41 @@ describe('the view writes cells and lists', () => {
       orderBy: undefined,
       limit: 30,
     });
+  });
+});
+
+describe("the view writes money in its currency's minor units", () => {
+  it('as ISO 4217 has them; a code no currency can have is written as a number', () => {
+    expect([formatMoney(1250.5, 'NZD'), formatMoney(215010, 'JPY'), formatMoney(12.3456, 'KWD')]).toEqual([
+      '1,250.50',
+      '215,010',
+      '12.346',
+    ]);
+    expect(formatMoney(1250.5, 'EURO')).toBe('1,250.5');
+  });
+
+  it('a sum in one currency, its range too', () => {
+    const summary: Summary = {
+      recordCount: 4,
+      emptyFields: [],
+      fields: {
+        TotalFare: {
+          kind: 'numeric',
+          nulls: 0,
+          min: 10.5,
+          max: 2000,
+          sum: 2110.5,
+          currency: { field: 'CurrencyCode', value: 'AUD' },
+          confirmed: { sum: 2010.5, notConfirmed: 1 },
+        },
+      },
+    };
+    expect(summaryLines(summary)).toEqual([
+      {
+        field: 'TotalFare',
+        text: 'sum 2,010.50 AUD confirmed; 2,110.50 over every state, 1 segment not confirmed (10.50 – 2,000.00)',
+      },
+    ]);
   });
 });
 
@@ -159,8 +198,8 @@ describe('sums over segments not all confirmed', () => {
       {
         field: 'FareAmount',
         text:
-          'sums confirmed 1,000.25 NZD (1,250.5 over every state), 0 JPY (9,000 over every state), ' +
-          '40 USD (10 – 10); 12 segments not confirmed',
+          'sums confirmed 1,000.25 NZD (1,250.50 over every state), 0 JPY (9,000 over every state), ' +
+          '40.00 USD (10.00 – 10.00); 12 segments not confirmed',
       },
       { field: 'TotalAirSegs', text: "0 – 4 (the booking's count, repeated on each of its segments: not summed)" },
     ]);
