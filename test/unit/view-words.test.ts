@@ -120,13 +120,13 @@ describe('the view writes cells and lists', () => {
 });
 
 describe("the view writes money in its currency's minor units", () => {
-  it('as ISO 4217 has them; a code no currency can have is written as a number', () => {
+  it('as ISO 4217 has them; a code no currency can have gets two digits, as the server gives it', () => {
     expect([formatMoney(1250.5, 'NZD'), formatMoney(215010, 'JPY'), formatMoney(12.3456, 'KWD')]).toEqual([
       '1,250.50',
       '215,010',
       '12.346',
     ]);
-    expect(formatMoney(1250.5, 'EURO')).toBe('1,250.5');
+    expect([formatMoney(1250.5, 'EURO'), formatMoney(7, ' jpy ')]).toEqual(['1,250.50', '7']);
   });
 
   it('a sum in one currency, its range too', () => {
