@@ -6,6 +6,9 @@
 
 // The server's own rule for quoting a top value that would read wrong in a list.
 import { mustQuote } from '../src/presentation/top-item.js';
+// The server's own minor units (ISO 4217's list), so the view writes an amount as the text
+// answer does.
+import { formatMoney } from '../src/results/money.js';
 // The summary's shapes are the server's own (type-only).
 import type { FieldProfile, Summary } from '../src/results/summarize.js';
 // The server's own rule for identifier names (ServiceRef, TktNumber…), so the view never
@@ -20,7 +23,6 @@ import {
   dayRangeText,
   daysBetween,
   dayText,
-  formatMoney,
   formatNumber,
   parseDay,
   readableTimestamp,

@@ -10,36 +10,6 @@ export function formatNumber(n: number): string {
   return NUMBER.format(n);
 }
 
-/** One formatter per currency code met (a summary names a few dozen at most; emptied past this). */
-const MONEY_FORMATS_MAX = 256;
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** Minor units of a code no currency has, as the server counts them (results/money.ts). */
-const DEFAULT_MINOR_UNITS = 2;
-
-/**
- * An amount in its currency's minor units, as the text answer writes it: 1,250.50 NZD, not
- * 1,250.5; 9,000 JPY. The browser's Intl knows each ISO 4217 code's digits (CLDR's currency
- * data); a code it cannot take (not three letters) gets two, as the server gives it.
- */
-export function formatMoney(n: number, currency: string): string {
-  let format = moneyFormats.get(currency);
-  if (format === undefined) {
-    let digits = DEFAULT_MINOR_UNITS;
-    try {
-      const code = currency.trim().toUpperCase();
-      digits = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions()
-        .maximumFractionDigits as number;
-    } catch {
-      // Not a code Intl takes: two digits.
-    }
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    if (moneyFormats.size >= MONEY_FORMATS_MAX) moneyFormats.clear();
-    moneyFormats.set(currency, format);
-  }
-  return format.format(n);
-}
-
 /** "1 record", "5,000 records": the noun follows the number. */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatNumber(n)} ${n === 1 ? singular : plural}`;

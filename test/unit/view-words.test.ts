@@ -4,8 +4,9 @@
  * outside the asked window, a window across a year's end, an empty list, one item).
  */
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../../src/results/money.js';
 import { barsOf, cellText, chartQuery, daySpan, measuresOf, type Summary, summaryLines } from '../../view/model.js';
-import { askedWindow, dayRangeText, formatMoney, itemNoun, parseDay, readableTimestamp } from '../../view/words.js';
+import { askedWindow, dayRangeText, itemNoun, parseDay, readableTimestamp } from '../../view/words.js';
 
 const day = (s: string) => parseDay(s)!;
 
