@@ -209,6 +209,32 @@ describe('export_report as CSV', () => {
         "'@SUM(A1:A2),0\r\n",
     );
   });
+
+  it('writes every line in order across many buffers, wide text and a line longer than a buffer', async () => {
+    // About 1.2 MB of CSV: the file is written a buffer (256 KB) at a time, a line of 300,000
+    // characters on its own between them.
+    const records = Array.from({ length: 6_000 }, (_, i) => ({
+      Comment: i === 2_500 ? `${'é'.repeat(150_000)}${'x'.repeat(150_000)}` : `Zoë №${i} 東京 ${'ü'.repeat(i % 90)}`,
+      Amount: i,
+    }));
+    const stored = await s.rt.results.put({
+      report: 'qc_comments_for_consultant',
+      source: 'demo',
+      query: {},
+      sentQuery: {},
+      totalRecords: records.length,
+      complete: true,
+      notes: [],
+      held: [{ offset: 0, count: records.length }],
+      records,
+    });
+    const out = await exported({ resultId: stored.id, format: 'csv' });
+    const want = `\uFEFFComment,Amount\r\n${records.map((r) => `${r.Comment},${r.Amount}\r\n`).join('')}`;
+    const bytes = readFileSync(out.path);
+    expect(bytes.length).toBe(Buffer.byteLength(want));
+    expect(out.bytes).toBe(bytes.length);
+    expect(bytes.toString('utf8') === want).toBe(true);
+  });
 });
 
 describe('export_report refuses bad input clearly and writes nothing outside the folder', () => {
