@@ -40,7 +40,8 @@ export function registerSqlTool(server: McpServer, rt: Runtime): void {
         'One read-only SELECT or WITH statement (SQLite) over your held results, without calling the service: ' +
         "joins ACROSS reports. Each result is a table named by its answer's `table` (e.g. air_segments_by_date_1); " +
         "each list inside records is a child table <table>__<List_Path> whose _parent is the parent row's _row. " +
-        'Columns keep field names, nested ones joined by _ (Summary_RecordLocator); dates ISO text, booleans 0/1.',
+        'Columns keep field names, nested ones joined by _ (Summary_RecordLocator); dates ISO text, booleans 0/1. ' +
+        'The tables are TEMP: sqlite_temp_master lists them.',
       inputSchema: sqlInput,
       outputSchema: sqlResultSchema,
       annotations: { title: 'SQL over held results', ...READ_ONLY_ANNOTATIONS, openWorldHint: false },

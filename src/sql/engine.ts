@@ -11,8 +11,13 @@ import { Worker } from 'node:worker_threads';
 import { ReportsError } from '../errors.js';
 import type { RunLimits, RunOutput, WorkerReply, WorkerRequest } from './protocol.js';
 
-/** Records sent to the worker per message: each chunk is flattened into prepared INSERTs. */
-export const CHUNK_RECORDS = 2_000;
+/**
+ * Records sent to the worker per message: each chunk is flattened into prepared INSERTs. A
+ * chunk of 2,000 (its copy and its rows) outlived the worker's 4 MB young generation and was
+ * copied by its collections: 100,000 records took 2.7 s to build where chunks of 200 to 1,000
+ * took 2.0-2.2 s, and the collector's threads a third of the CPU.
+ */
+export const CHUNK_RECORDS = 500;
 
 /** A held result whose tables a statement may read. */
 export interface TableSource {

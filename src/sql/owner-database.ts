@@ -49,15 +49,21 @@ export class OwnerDatabase {
 
   constructor(sql: SqlJsStatic) {
     this.db = new sql.Database();
+    // Every table is TEMP, held in SQLite's page cache: sql.js keeps its main database as a
+    // file of its in-memory file system, whose every commit copies pages into a buffer that
+    // grows by an eighth at a time (a copy of the whole file each time). Built so, 1,000,000
+    // rows of 31 columns took 22.3 s to insert and 562 ms to group; as TEMP tables, 9.2 s and
+    // 380 ms (docs/sql.md, "Where the tables live").
+    this.db.run('PRAGMA temp_store = MEMORY');
     this.db.run('PRAGMA query_only = 1');
   }
 
   /** Bytes the database's tables occupy: pages in use (free pages left by dropped tables are
    *  reused, not returned, so they are not counted twice) times the page size. */
   bytes(): number {
-    const [[count]] = this.db.exec('PRAGMA page_count')[0].values;
-    const [[free]] = this.db.exec('PRAGMA freelist_count')[0].values;
-    const [[size]] = this.db.exec('PRAGMA page_size')[0].values;
+    const [[count]] = this.db.exec('PRAGMA temp.page_count')[0].values;
+    const [[free]] = this.db.exec('PRAGMA temp.freelist_count')[0].values;
+    const [[size]] = this.db.exec('PRAGMA temp.page_size')[0].values;
     return (Number(count) - Number(free)) * Number(size);
   }
 
@@ -86,7 +92,7 @@ export class OwnerDatabase {
     if (this.tableNames().includes(AIRPORTS_TABLE)) return;
     this.writing(() => {
       this.db.run(
-        `CREATE TABLE ${AIRPORTS_TABLE} (${AIRPORTS_COLUMNS.map((c, i) => `${c} TEXT${i === 0 ? ' PRIMARY KEY' : ''}`).join(', ')})`,
+        `CREATE TEMP TABLE ${AIRPORTS_TABLE} (${AIRPORTS_COLUMNS.map((c, i) => `${c} TEXT${i === 0 ? ' PRIMARY KEY' : ''}`).join(', ')})`,
       );
       const insert = this.db.prepare(`INSERT INTO ${AIRPORTS_TABLE} VALUES (?, ?, ?, ?, ?)`);
       try {
@@ -172,7 +178,8 @@ export class OwnerDatabase {
   }
 
   private tableNames(): string[] {
-    const rows = this.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]?.values ?? [];
+    const rows =
+      this.db.exec("SELECT name FROM sqlite_temp_master WHERE type = 'table' ORDER BY name")[0]?.values ?? [];
     return rows.map((r) => String(r[0]));
   }
 
@@ -198,7 +205,9 @@ export class OwnerDatabase {
       const name = tableName(table, tablePath);
       cols = { name, byPath: new Map(), columns: [], used: new Set(['_row', ...(child ? ['_parent'] : [])]), child };
       build.tables.set(tablePath, cols);
-      this.db.run(`CREATE TABLE ${quoteIdent(name)} ("_row" INTEGER PRIMARY KEY${child ? ', "_parent" INTEGER' : ''})`);
+      this.db.run(
+        `CREATE TEMP TABLE ${quoteIdent(name)} ("_row" INTEGER PRIMARY KEY${child ? ', "_parent" INTEGER' : ''})`,
+      );
     }
     // Each row's cells by column; new fields in this chunk become new columns first (SQLite
     // adds a column without rewriting rows).

@@ -303,6 +303,23 @@ describe('sql_query tables hold masked records', () => {
 });
 
 describe('sql_query tables and the results budget', () => {
+  it('keeps the tables as TEMP tables: sqlite_temp_master lists the ones built, sqlite_master none', async () => {
+    const s = await startInProcess();
+    try {
+      ok(await s.call('air_segments_by_date', AIR));
+      const count = ok(await s.call('sql_query', { sql: 'SELECT COUNT(*) AS n FROM air_segments_by_date_1' }));
+      expect((count.rows as Rec[])[0].n).toBe((s.rt.sandbox!.report('AirSegmentsByDate', AIR) as Rec[]).length);
+      const temp = ok(
+        await s.call('sql_query', { sql: "SELECT name FROM sqlite_temp_master WHERE type = 'table' ORDER BY name" }),
+      );
+      expect(temp.rows).toEqual([{ name: 'air_segments_by_date_1' }]);
+      const main = ok(await s.call('sql_query', { sql: 'SELECT COUNT(*) AS n FROM sqlite_master' }));
+      expect(main.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
+
   it('counts a result table bytes in the store and drops the tables with the result', async () => {
     const s = await startInProcess();
     try {
