@@ -51,9 +51,9 @@ export class OwnerDatabase {
     this.db = new sql.Database();
     // Every table is TEMP, held in SQLite's page cache: sql.js keeps its main database as a
     // file of its in-memory file system, whose every commit copies pages into a buffer that
-    // grows by an eighth at a time (a copy of the whole file each time). Built so, 1,000,000
-    // rows of 31 columns took 22.3 s to insert and 562 ms to group; as TEMP tables, 9.2 s and
-    // 380 ms (docs/sql.md, "Where the tables live").
+    // grows by an eighth at a time (a copy of the whole file each time). Built so (sql.js
+    // alone), 1,000,000 rows of 31 columns took 22.3 s to insert and 562 ms to group; as TEMP
+    // tables, 9.2 s and 380 ms (docs/sql.md, "Where the tables live").
     this.db.run('PRAGMA temp_store = MEMORY');
     this.db.run('PRAGMA query_only = 1');
   }
