@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (CONTRACT.md section 9): our server against a loopback upstream serving
  * pre-serialised pages, every figure a ratio within one run against a hand-written
- * pass-through client. Each case runs in its own process; memory runs each get a fresh one.
+ * pass-through client. Each case runs in its own process; memory runs and the scale curve's
+ * runs each get a fresh one.
  * Memory, call overhead, paging, throughput, cold start and the scale curve run the built
  * server as its own process over stdio (bench/own-server.ts; `npm run bench` builds first).
  * Prints min/median/max of BENCH_RUNS runs (default 7; memory 5; scale 3) and writes
@@ -18,7 +19,7 @@ import { coldStartCase } from './cases/cold-start.js';
 import type { CaseInput, CaseOutput } from './cases/context.js';
 import { type BudgetRun, MB, MEMORY, type PeakRun } from './cases/memory.js';
 import { PAGING } from './cases/paging.js';
-import { scaleCase } from './cases/scale.js';
+import { type SizeRun, scaleCase } from './cases/scale.js';
 import { SMALL } from './cases/small-call.js';
 import { THROUGHPUT } from './cases/throughput.js';
 import { TOKENS } from './cases/tokens.js';
@@ -33,7 +34,8 @@ const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
 const ALL = ['paging', 'small-call', 'cold-start', 'memory', 'throughput', 'tokens', 'sql', 'scale'];
 const selected = new Set(process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : ALL);
 
-/** Runs a case in a fresh process; its stderr (our server's log) is counted, not shown. */
+/** Runs a case in a fresh process; its stderr (our server's log) is counted, not shown. A
+ *  case that asks for the upstream's bytes sent (the scale runs) is answered from here. */
 function inWorker<T>(name: string, input: CaseInput): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(here, 'worker.js'), [name, JSON.stringify(input)], {
@@ -45,8 +47,9 @@ function inWorker<T>(name: string, input: CaseInput): Promise<T> {
       tail = (tail + d.toString()).slice(-4000);
     });
     let answer: { output?: T; error?: string } | undefined;
-    child.on('message', (m: { output?: T; error?: string }) => {
-      answer = m;
+    child.on('message', (m: { output?: T; error?: string; ask?: 'sent' }) => {
+      if (m.ask === 'sent') void upstream.sent().then((sent) => child.send({ sent }));
+      else answer = m;
     });
     child.on('exit', (code) => {
       if (answer?.output !== undefined) resolve(answer.output);
@@ -165,7 +168,12 @@ try {
   }
   if (selected.has('scale')) {
     note('scale');
-    const out = await scaleCase(upstream, SCALE_RUNS, (s) => process.stderr.write(`bench: ${s}\n`));
+    const out = await scaleCase(
+      upstream,
+      SCALE_RUNS,
+      (s) => process.stderr.write(`bench: ${s}\n`),
+      (total, json) => inWorker<SizeRun>('scale-run', { ...input, scale: { total, json } }),
+    );
     rows.push(...out.rows);
     details.scale = out.details;
   }

@@ -6,6 +6,7 @@
 import type { CaseInput } from './cases/context.js';
 import { budgetRun, peakRun } from './cases/memory.js';
 import { pagingCase } from './cases/paging.js';
+import { scaleRun } from './cases/scale.js';
 import { smallCallCase } from './cases/small-call.js';
 import { sqlCase } from './cases/sql.js';
 import { throughputCase } from './cases/throughput.js';
@@ -19,7 +20,19 @@ const CASES: Record<string, (input: CaseInput) => Promise<unknown>> = {
   sql: sqlCase,
   'memory-peak': peakRun,
   'memory-budget': budgetRun,
+  'scale-run': (input) => {
+    if (!input.scale) throw new Error('scale-run: no size given');
+    return scaleRun({ origin: input.origin, sent: sentByParent }, input.scale.total, input.scale.json);
+  },
 };
+
+/** The upstream's bytes sent, asked of the orchestrator, which controls the upstream process. */
+function sentByParent(): Promise<Record<string, { bytes: number; requests: number }>> {
+  return new Promise((resolve) => {
+    process.once('message', (m: { sent: Record<string, { bytes: number; requests: number }> }) => resolve(m.sent));
+    process.send?.({ ask: 'sent' });
+  });
+}
 
 const [name, json] = process.argv.slice(2);
 const run = CASES[name];

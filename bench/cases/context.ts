@@ -7,6 +7,8 @@ export interface CaseInput {
   runs: number;
   /** Bytes of JSON the upstream serves per prepared report, keyed `variant/total`. */
   rawBytes: Record<string, number>;
+  /** One run of the scale curve: its size and the JSON bytes served for it. */
+  scale?: { total: number; json: number };
 }
 
 export interface CaseOutput {

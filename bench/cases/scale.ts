@@ -29,7 +29,7 @@ export function scaleSets(): PageSet[] {
   return SCALE_SIZES.map((total) => ({ variant: variantOf(total), total, pageSize: PAGE_SIZE }));
 }
 
-interface SizeRun {
+export interface SizeRun {
   fetchMs: number;
   passMs: number;
   slowFetchMs: number;
@@ -95,7 +95,12 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
   return [ms(t), v];
 }
 
-async function oneRun(upstream: BenchUpstream, total: number, json: number): Promise<SizeRun> {
+/** What one run needs of the upstream: its origin, and the bytes it has sent. */
+export type RunUpstream = Pick<BenchUpstream, 'origin' | 'sent'>;
+
+/** One run of one size, in fresh server processes (bench/worker.ts runs it in a process of
+ *  its own: see scaleCase). */
+export async function scaleRun(upstream: RunUpstream, total: number, json: number): Promise<SizeRun> {
   const variant = variantOf(total);
   const fastUrl = baseUrl(upstream.origin, 0, variant, total);
   const expected = countsByCarrier(variant, total);
@@ -177,7 +182,17 @@ function slope(a: number, b: number, sizeA: number, sizeB: number): number {
   return Math.log(b / a) / Math.log(sizeB / sizeA);
 }
 
-export async function scaleCase(upstream: BenchUpstream, runs: number, log: (s: string) => void) {
+/**
+ * Every size, `runs` times. Each run goes through `run`: the orchestrator (bench/run.ts) runs
+ * it in a fresh process, as every other case, so that no run measures beside the heap the
+ * runs before it left (the pass-through's million plain records among them).
+ */
+export async function scaleCase(
+  upstream: BenchUpstream,
+  runs: number,
+  log: (s: string) => void,
+  run: (total: number, json: number) => Promise<SizeRun> = (total, json) => scaleRun(upstream, total, json),
+) {
   const rows: Row[] = [];
   const bySize = new Map<number, SizeRun[]>();
   for (const total of SCALE_SIZES) {
@@ -188,7 +203,7 @@ export async function scaleCase(upstream: BenchUpstream, runs: number, log: (s: 
     const all: SizeRun[] = [];
     for (let i = 0; i < runs; i++) {
       log(`scale: ${total.toLocaleString('en-US')} records, run ${i + 1} of ${runs}`);
-      all.push(await oneRun(upstream, total, json));
+      all.push(await run(total, json));
     }
     upstream.drop([set]);
     bySize.set(total, all);
