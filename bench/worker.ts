@@ -6,7 +6,7 @@
 import type { CaseInput } from './cases/context.js';
 import { budgetRun, peakRun } from './cases/memory.js';
 import { pagingCase } from './cases/paging.js';
-import { scaleRun } from './cases/scale.js';
+import { type RunUpstream, scaleRun } from './cases/scale.js';
 import { smallCallCase } from './cases/small-call.js';
 import { sqlCase } from './cases/sql.js';
 import { throughputCase } from './cases/throughput.js';
@@ -26,10 +26,12 @@ const CASES: Record<string, (input: CaseInput) => Promise<unknown>> = {
   },
 };
 
+type Sent = Awaited<ReturnType<RunUpstream['sent']>>;
+
 /** The upstream's bytes sent, asked of the orchestrator, which controls the upstream process. */
-function sentByParent(): Promise<Record<string, { bytes: number; requests: number }>> {
+function sentByParent(): Promise<Sent> {
   return new Promise((resolve) => {
-    process.once('message', (m: { sent: Record<string, { bytes: number; requests: number }> }) => resolve(m.sent));
+    process.once('message', (m: { sent: Sent }) => resolve(m.sent));
     process.send?.({ ask: 'sent' });
   });
 }

@@ -184,14 +184,14 @@ function slope(a: number, b: number, sizeA: number, sizeB: number): number {
 
 /**
  * Every size, `runs` times. Each run goes through `run`: the orchestrator (bench/run.ts) runs
- * it in a fresh process, as every other case, so that no run measures beside the heap the
+ * scaleRun in a fresh process, as every other case, so that no run measures beside the heap the
  * runs before it left (the pass-through's million plain records among them).
  */
 export async function scaleCase(
   upstream: BenchUpstream,
   runs: number,
   log: (s: string) => void,
-  run: (total: number, json: number) => Promise<SizeRun> = (total, json) => scaleRun(upstream, total, json),
+  run: (total: number, json: number) => Promise<SizeRun>,
 ) {
   const rows: Row[] = [];
   const bySize = new Map<number, SizeRun[]>();

@@ -12,6 +12,7 @@
  */
 
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { cellText, csvLine } from '../results/csv.js';
 import { toNumber } from '../results/values.js';
 import type { ExportTable } from './table.js';
@@ -64,10 +65,6 @@ class LineBuffer {
 
 function writeAll(fd: number, bytes: Buffer): void {
   for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { readdir, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { quote, ReportsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { FolderKey } from './disk/folder-key.js';
@@ -38,10 +39,6 @@ interface Kept {
   /** When the `.meta` file's time was last set. */
   touched: number;
   bytes: number;
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A file left by another key (or an unknown one) is deleted past the longest TTL a server may have. */
@@ -295,7 +292,7 @@ export class DiskStore implements HeldResults {
     // answer is written in this turn), and the copy's CPU (stringify, compress, seal: about 1 ms
     // for 100 records) does not delay it.
     this.writes = this.writes
-      .then(nextTurn)
+      .then(() => nextTurn())
       .then(() => this.write(result, version, at, pages))
       .catch((err) => {
         void pages?.copy.abandon();

@@ -10,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/csv-parse.js';
+import { completeResult } from '../helpers/held-result.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 
 type Rec = Record<string, unknown>;
@@ -185,21 +186,13 @@ describe('export_report as CSV', () => {
   });
 
   it('keeps accents and quotes, and defuses text a spreadsheet would run as a formula', async () => {
-    const stored = await s.rt.results.put({
-      report: 'qc_comments_for_consultant',
-      source: 'demo',
-      query: {},
-      sentQuery: {},
-      totalRecords: 3,
-      complete: true,
-      notes: [],
-      held: [{ offset: 0, count: 3 }],
-      records: [
+    const stored = await s.rt.results.put(
+      completeResult('qc_comments_for_consultant', [
         { Comment: 'Zoë said "ça va", then left', Amount: -12.5 },
         { Comment: '=HYPERLINK("http://x.test","click")', Amount: '-3.25' },
         { Comment: '@SUM(A1:A2)', Amount: 0 },
-      ],
-    });
+      ]),
+    );
     const out = await exported({ resultId: stored.id, format: 'csv' });
     const text = readFileSync(out.path, 'utf8');
     expect(text).toBe(
@@ -217,17 +210,7 @@ describe('export_report as CSV', () => {
       Comment: i === 2_500 ? `${'é'.repeat(150_000)}${'x'.repeat(150_000)}` : `Zoë №${i} 東京 ${'ü'.repeat(i % 90)}`,
       Amount: i,
     }));
-    const stored = await s.rt.results.put({
-      report: 'qc_comments_for_consultant',
-      source: 'demo',
-      query: {},
-      sentQuery: {},
-      totalRecords: records.length,
-      complete: true,
-      notes: [],
-      held: [{ offset: 0, count: records.length }],
-      records,
-    });
+    const stored = await s.rt.results.put(completeResult('qc_comments_for_consultant', records));
     const out = await exported({ resultId: stored.id, format: 'csv' });
     const want = `\uFEFFComment,Amount\r\n${records.map((r) => `${r.Comment},${r.Amount}\r\n`).join('')}`;
     const bytes = readFileSync(out.path);

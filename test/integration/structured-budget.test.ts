@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRUCTURED_ROWS_CHAR_LIMIT } from '../../src/presentation/row-budget.js';
 import { otherNotes } from '../helpers/derived.js';
+import { completeResult } from '../helpers/held-result.js';
 import { type InProcess, startInProcess, textOf } from '../helpers/mcp.js';
 import { readAllRecords } from '../helpers/resources.js';
 
@@ -86,19 +87,7 @@ describe('structured budget edge cases', () => {
       { K: 'x'.repeat(70_000), N: 0 },
       ...Array.from({ length: 300 }, (_, i) => ({ K: `${String(i).padStart(3, '0')}${'k'.repeat(400)}`, N: i + 1 })),
     ];
-    id = (
-      await s.rt.results.put({
-        report: 'air_segments_by_date',
-        source: 'demo',
-        query: {},
-        sentQuery: {},
-        totalRecords: records.length,
-        complete: true,
-        notes: [],
-        records,
-        held: [{ offset: 0, count: records.length }],
-      })
-    ).id;
+    id = (await s.rt.results.put(completeResult('air_segments_by_date', records))).id;
   });
   afterAll(() => s.close());
 

@@ -11,6 +11,7 @@ import { expect, it } from 'vitest';
 import { type NewResult, ResultStore } from '../../src/results/store.js';
 import { RecordPass } from '../../src/upstream/paging/record-pass.js';
 import { listBytes } from '../../src/upstream/record-memory.js';
+import { completeResult } from '../helpers/held-result.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -26,16 +27,8 @@ function report(n: number): NewResult {
     return r;
   });
   return {
+    ...completeResult(`report_${n}`, records),
     owner: 'local',
-    report: `report_${n}`,
-    source: 'demo',
-    query: {},
-    sentQuery: {},
-    totalRecords: records.length,
-    complete: true,
-    notes: [],
-    records,
-    held: [{ offset: 0, count: records.length }],
     summary: { recordCount: records.length, fields: {}, emptyFields: [] },
   };
 }
