@@ -69,8 +69,8 @@ function rowsRoom(rest: object): number {
  *  deciding whether the rows need a resource and for presenting them. */
 function laidOut(answer: Omit<SqlAnswer, 'resourceUri'>) {
   const tables = answer.tables.slice(0, MAX_TABLES_LISTED);
-  const notes = [...answer.notes];
-  for (const t of tables) if (!t.complete) notes.push(tableIncompleteLine(t));
+  // What is missing first: the text shows the first ten notes.
+  const notes = [...tables.filter((t) => !t.complete).map(tableIncompleteLine), ...answer.notes];
   const fitted = fitSqlRows(answer.rows, rowsRoom({ columns: answer.columns, tables, notes }));
   return { tables, notes, fitted };
 }

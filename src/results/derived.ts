@@ -360,20 +360,24 @@ function countStates(records: readonly Rec[], segments: NonNullable<RecordMeanin
   return { total, byState };
 }
 
-/** "57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), waitlisted 1 (US 1)..." */
-export function stateNote({ total, byState }: StateCounts): string {
+/** "Segment states: 57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), waitlisted 1 (US 1)..." */
+export function stateNote(counts: StateCounts): string {
+  const notConfirmed = notConfirmedOf(counts);
+  if (!notConfirmed) return `All ${plural(counts.total, 'segment')} are confirmed (SegmentState).`;
+  return `Segment states: ${notConfirmed}. Counts of travel take SegmentState eq confirmed.`;
+}
+
+/** "57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), ...", or undefined when all are confirmed. */
+export function notConfirmedOf({ total, byState }: StateCounts): string | undefined {
   const count = (s: SegmentState) => [...(byState.get(s)?.values() ?? [])].reduce((a, b) => a + b, 0);
   const confirmed = count('confirmed');
-  if (confirmed === total) return `All ${plural(total, 'segment')} are confirmed (SegmentState).`;
+  if (confirmed === total) return undefined;
   const others = SEGMENT_STATES.filter((s) => s !== 'confirmed' && count(s) > 0).map((s) => {
     const codes = [...(byState.get(s) as Map<string, number>)].sort((a, b) => b[1] - a[1]);
     const shown = codes.slice(0, 6).map(([code, n]) => `${code} ${n}`);
     return `${s} ${count(s)} (${shown.join(', ')}${codes.length > 6 ? ', ...' : ''})`;
   });
-  return (
-    `Segment states: ${confirmed} of ${plural(total, 'segment')} confirmed; ${total - confirmed} not: ` +
-    `${others.join(', ')}. Counts of travel take SegmentState eq confirmed.`
-  );
+  return `${confirmed} of ${plural(total, 'segment')} confirmed; ${total - confirmed} not: ${others.join(', ')}`;
 }
 
 function costNote(records: readonly Rec[], c: CostMeaning): string {

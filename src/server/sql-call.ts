@@ -9,6 +9,7 @@ import { SqlFailure, type TableSource } from '../sql/engine.js';
 import { checkMoney } from '../sql/money-check.js';
 import { nightsNotes } from '../sql/nights-check.js';
 import { placeNotes } from '../sql/place-check.js';
+import { stateNotes } from '../sql/state-check.js';
 import { checkStartsAsRead, namedTables } from '../sql/statement-text.js';
 import { recordsIn } from '../upstream/paging/intervals.js';
 import type { Runtime } from './runtime.js';
@@ -33,11 +34,15 @@ export async function sqlQuery(rt: Runtime, args: { sql: string }, signal?: Abor
   // Oldest first: the order in which the caller fetched them.
   const read = namedTables(sql, held).sort((a, b) => a.createdAt - b.createdAt);
   const reports = read.map((r) => r.report);
-  // What the statement's numbers mean: refused money, notes on money, places, counts and nights.
+  // What the statement's numbers mean: refused money, notes on money, places, counts, states and nights.
   const meaningNotes = [
     ...checkMoney(sql, reports),
     ...placeNotes(sql),
     ...countNotes(sql, reports),
+    ...(await stateNotes(
+      sql,
+      read.map((r) => ({ ...source(rt)(r), report: r.report })),
+    )),
     ...nightsNotes(sql, read),
   ];
   const engine = await rt.sqlEngine();

@@ -112,6 +112,52 @@ describe('segment states: cancelled and waitlisted segments are not travel', () 
     );
   });
 
+  it('sql_query counting segments without reading SegmentState says how many are not confirmed', async () => {
+    const { head, records } = await report('air_segments_by_date', { DateStart: '20261109', DateEnd: '20261115' });
+    const table = (head as unknown as { table: string }).table;
+    const states = countBy(records, (r) => stateOf(r.SegmentStatus));
+    const confirmed = states.get('confirmed') ?? 0;
+    const others = records.length - confirmed;
+    expect(others).toBeGreaterThan(0);
+    const perCarrier = async (where: string) => {
+      const r = await s.call('sql_query', {
+        sql: `SELECT CarrierCode, COUNT(*) AS n FROM ${table} ${where} GROUP BY CarrierCode`,
+      });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const out = r.structuredContent as { rows: Array<{ CarrierCode: string; n: number }>; notes?: string[] };
+      return { counts: new Map(out.rows.map((x) => [x.CarrierCode, x.n])), notes: out.notes ?? [] };
+    };
+    const all = await perCarrier('');
+    expect(all.counts).toEqual(countBy(records, (r) => String(r.CarrierCode)));
+    const note = all.notes.find((n) => n.startsWith(`${table} holds `));
+    expect(note).toBeDefined();
+    expect(note).toContain(`${table} holds ${confirmed} of ${records.length} segments confirmed; ${others} not: `);
+    for (const [state, n] of states) if (state !== 'confirmed') expect(note).toContain(`${state} ${n} (`);
+    expect(note).toMatch(/does not read SegmentState, .* add WHERE SegmentState = 'confirmed'\.$/);
+    // Counted as the note says: the confirmed flights per carrier, and no note.
+    const travel = await perCarrier("WHERE SegmentState = 'confirmed'");
+    const wanted = records.filter((r) => stateOf(r.SegmentStatus) === 'confirmed');
+    expect(travel.counts).toEqual(countBy(wanted, (r) => String(r.CarrierCode)));
+    expect(travel.notes.filter((n) => n.startsWith(`${table} holds `))).toEqual([]);
+    // Picking states by their codes is reading them too.
+    const byCode = await perCarrier("WHERE SegmentStatus IN ('HK', 'TK', 'GK')");
+    expect(byCode.notes.filter((n) => n.startsWith(`${table} holds `))).toEqual([]);
+  });
+
+  it('sql_query over hotel stays counts a stay flagged IsCancelled as cancelled, whatever its code', async () => {
+    const { head, records } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const table = (head as unknown as { table: string }).table;
+    const cancelled = records.filter((r) => r.IsCancelled === true || stateOf(r.StatusCode) === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    const confirmed = records.filter((r) => r.IsCancelled !== true && stateOf(r.StatusCode) === 'confirmed');
+    const r = await s.call('sql_query', { sql: `SELECT SUM(NbrNights) AS nights FROM ${table}` });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(textOf(r)).toContain(
+      `${table} holds ${confirmed.length} of ${records.length} segments confirmed; ` +
+        `${records.length - confirmed.length} not: cancelled ${cancelled.length} (`,
+    );
+  });
+
   it('a status code outside the GDS lists is "other", and the answer names it', async () => {
     const { head, records } = await report('air_segments_by_date', { DateStart: '20261001', DateEnd: '20261031' });
     const unknown = records.filter((r) => r.SegmentStatus === 'ZQ');
