@@ -294,7 +294,10 @@ export function meaningNotes(def: TransactionDef, records: readonly Rec[]): stri
   if (!records.length) return [];
   const states = stateCounts(records, meaning);
   if (states?.total) notes.push(stateNote(states));
-  for (const c of meaning.costs ?? []) notes.push(costNote(records, c));
+  for (const c of meaning.costs ?? []) {
+    const note = costNote(records, c);
+    if (note) notes.push(note);
+  }
   if (meaning.travelFlags?.length) {
     const idle = records.filter((r) => r.Travelling === false).length;
     if (idle) {
@@ -380,11 +383,15 @@ export function notConfirmedOf({ total, byState }: StateCounts): string | undefi
   return `${confirmed} of ${plural(total, 'segment')} confirmed; ${total - confirmed} not: ${others.join(', ')}`;
 }
 
-function costNote(records: readonly Rec[], c: CostMeaning): string {
+/** What a rate is and how many stays or rentals were priced; nothing where there are none
+ *  (a booking without hotel segments has no rate to read). */
+function costNote(records: readonly Rec[], c: CostMeaning): string | undefined {
+  let items = 0;
   let priced = 0;
   let unknown = 0;
   for (const r of records) {
     for (const item of itemsAt(r, c.list)) {
+      items++;
       if (typeof item.EstimatedCost === 'number') priced++;
       else if (
         typeof item.CostBasis === 'string' &&
@@ -393,6 +400,7 @@ function costNote(records: readonly Rec[], c: CostMeaning): string {
         unknown++;
     }
   }
+  if (!items) return undefined;
   const what = c.kind === 'hotel' ? 'a rate per night' : 'a rate per rental period (day, week or month)';
   return (
     `${c.rate} is ${what}, not a cost: spend is EstimatedCost, per EstimatedCostCurrency ` +

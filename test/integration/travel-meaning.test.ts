@@ -235,6 +235,33 @@ describe('cost, not rate', () => {
     return out.notes;
   }
 
+  it("a booking's notes speak of hotel and car rates only when it has stays or rentals", async () => {
+    const { records: stays } = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const { records: flights } = await report('air_segments_by_date', { DateStart: '20261109', DateEnd: '20261115' });
+    const locators = [String(stays[0].RecordLocator), ...flights.map((r) => String(r.RecordLocator)).slice(0, 12)];
+    const seen = { hotel: 0, none: 0 };
+    for (const RecordLocator of new Set(locators)) {
+      const booking = await report('pnr_segments', { RecordLocator });
+      const segments = (booking.records[0]?.Segments ?? {}) as Record<string, unknown[] | undefined>;
+      const hotels = segments.HotelSegments?.length ?? 0;
+      const cars = segments.CarSegments?.length ?? 0;
+      const notes = booking.head.notes;
+      expect(
+        notes.some((n) => n.startsWith('Rate is a rate per night, not a cost: ')),
+        RecordLocator,
+      ).toBe(hotels > 0);
+      expect(
+        notes.some((n) => n.startsWith('RateAmount is a rate per rental period')),
+        RecordLocator,
+      ).toBe(cars > 0);
+      if (hotels > 0) seen.hotel++;
+      else seen.none++;
+    }
+    // Both kinds of booking were asked about.
+    expect(seen.hotel).toBeGreaterThan(0);
+    expect(seen.none).toBeGreaterThan(0);
+  });
+
   it('a rate summed in query_report is said to be a rate, not spend', async () => {
     expect(await rateNotes('sum')).toContain(
       'sum_RateAmount adds up RateAmount, a rate per night, not spend: the spend is EstimatedCost (per EstimatedCostCurrency).',
