@@ -603,6 +603,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
           end: 'DateEnd',
           arrival: 'ArrivalDate',
           departure: 'DepartureDate',
+          nights: 'NbrNights',
           byArrival: { param: 'DateSearchType', value: 'A' },
         },
         bookingCounts: { booking: 'RecordLocator', counts: ['TotalAirSegs'] },

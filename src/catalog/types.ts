@@ -134,6 +134,8 @@ export interface RecordMeaning {
     end: string;
     arrival: string;
     departure: string;
+    /** The stay's own count of nights, every one of them (a total of it is not the window's). */
+    nights: string;
     byArrival: { param: string; value: string };
   };
   /** Fields that live inside free text, worth grouping on (results/text-fields.ts, by name):

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
-import { inHouseNoteOf } from '../results/nights-window.js';
+import { allNightsNoteOf, inHouseNoteOf } from '../results/nights-window.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -47,6 +47,11 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   // A sum or filter of NightsInWindow: which stays' nights it leaves out (results/nights-window.ts).
   const inHouse = readsField(query, 'NightsInWindow') && inHouseNoteOf(def, stored.query);
   if (inHouse) notes.push(inHouse);
+  // A total of every night of the stays (NbrNights) over a window of arrivals: not the window's nights.
+  const nights = def?.answer.meaning?.nightsInWindow?.nights;
+  const totalled = (query.aggregates ?? []).some((a) => a.field === nights && (a.fn === 'sum' || a.fn === 'avg'));
+  const all = totalled && !inHouse && allNightsNoteOf(def, stored.query);
+  if (all) notes.push(all);
   const text = renderQuery(output, {
     resultId: stored.id,
     report: stored.report,

@@ -61,6 +61,21 @@ export function inHouseNoteOf(def: TransactionDef | undefined, query: Readonly<R
   return nights && inHouseNote(nights, query);
 }
 
+/**
+ * What a total of NbrNights over stays fetched for a window of arrival dates counts: every
+ * night of each stay, those after the window included, not the nights in the window.
+ * Undefined where no NightsInWindow is derived (a window of booking dates, or no window).
+ */
+export function allNightsNoteOf(def: TransactionDef | undefined, query: Readonly<Record<string, string>>) {
+  const w = def?.answer.meaning?.nightsInWindow;
+  if (!w || !nightsWindow(w, query)) return undefined;
+  return (
+    `${w.nights} counts every night of each stay, nights after ${w.end}=${query[w.end]} included: these ` +
+    `stays were selected by ${w.arrival} from ${query[w.start]} to ${query[w.end]}. The nights that fall ` +
+    'in that window are NightsInWindow.'
+  );
+}
+
 /** The day of a query date as sent upstream (YYYYMMDD). */
 function dayOfQuery(v: string | undefined): number | undefined {
   const m = v === undefined ? null : /^(\d{4})(\d{2})(\d{2})$/.exec(v);

@@ -457,6 +457,41 @@ describe('nights in the period', () => {
     expect(every).toBe(arriving + inHouse.reduce((n, x) => n + nightsIn(x), 0));
   });
 
+  it('a total of NbrNights over stays arriving in October says it counts nights after October too', async () => {
+    const october = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const confirmed = october.records.filter((r) => stateOf(r.StatusCode) === 'confirmed' && r.IsCancelled !== true);
+    const all = confirmed.reduce((n, r) => n + Number(r.NbrNights), 0);
+    const inWindow = confirmed.reduce((n, r) => n + Number(r.NightsInWindow), 0);
+    // Stays running into November: every night of them is more than October's.
+    expect(all).toBeGreaterThan(inWindow);
+    const note =
+      'NbrNights counts every night of each stay, nights after DateEnd=20261031 included: these stays were ' +
+      'selected by ArrivalDate from 20261001 to 20261031. The nights that fall in that window are NightsInWindow.';
+    const table = (october.head as Head & { table: string }).table;
+    const r = await s.call('sql_query', {
+      sql: `SELECT Account, SUM(NbrNights) AS nights FROM ${table} WHERE SegmentState = 'confirmed' GROUP BY 1`,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const out = r.structuredContent as { rows: Array<{ nights: number }>; notes?: string[] };
+    expect(out.rows.reduce((n, x) => n + x.nights, 0)).toBe(all);
+    expect(out.notes).toContain(note);
+    const totals = await query({
+      resultId: october.head.resultId,
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      aggregates: [{ fn: 'sum', field: 'NbrNights' }],
+    });
+    expect(Number(totals.out.groups?.[0].sum_NbrNights)).toBe(all);
+    expect(totals.out.notes).toContain(note);
+    // Nights listed, not totalled: nothing said.
+    const listed = await s.call('sql_query', { sql: `SELECT NbrNights FROM ${table} LIMIT 3` });
+    expect(textOf(listed)).not.toContain('NbrNights counts every night');
+    // Stays booked in October (a window of creation dates): NbrNights is their figure, nothing said.
+    const booked = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031', DateSearchType: 'C' });
+    const bookedTable = (booked.head as Head & { table: string }).table;
+    const summed = await s.call('sql_query', { sql: `SELECT SUM(NbrNights) AS nights FROM ${bookedTable}` });
+    expect(textOf(summed)).not.toContain('NbrNights counts every night');
+  });
+
   it('a window of booking creation dates counts no nights in it', async () => {
     const { head, records, text } = await report('hotel_segments', {
       DateStart: '20261001',
