@@ -575,6 +575,7 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'SegmentState',
         'NightsInWindow',
         'NbrNights',
+        'EstimatedCostInWindow',
         'EstimatedCost',
         'CostBasis',
         'PropertyName',
@@ -584,7 +585,11 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
         'RateAmount',
         'StatusCode',
       ],
-      amounts: { RateAmount: ['CurrencyCode'], EstimatedCost: ['EstimatedCostCurrency'] },
+      amounts: {
+        RateAmount: ['CurrencyCode'],
+        EstimatedCost: ['EstimatedCostCurrency'],
+        EstimatedCostInWindow: ['EstimatedCostCurrency'],
+      },
       meaning: {
         segments: [{ status: 'StatusCode', cancelledFlag: 'IsCancelled' }],
         costs: [
@@ -610,12 +615,12 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       },
       next: [
         {
-          say: 'confirmed nights in the window and estimated cost per account',
+          say: 'confirmed nights in the window and their estimated cost per account',
           where: CONFIRMED,
           groupBy: ['Account'],
           aggregates: [
             { fn: 'sum', field: 'NightsInWindow' },
-            { fn: 'sum', field: 'EstimatedCost' },
+            { fn: 'sum', field: 'EstimatedCostInWindow' },
           ],
         },
         {

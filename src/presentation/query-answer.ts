@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
-import { allNightsNoteOf, inHouseNoteOf } from '../results/nights-window.js';
+import { inHouseNoteOf, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -44,14 +44,16 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   const def = findTransaction(stored.report);
   const basis = def ? dateBasisWords(def, stored.query) : undefined;
   if (basis) notes.push(basis);
-  // A sum or filter of NightsInWindow: which stays' nights it leaves out (results/nights-window.ts).
-  const inHouse = readsField(query, 'NightsInWindow') && inHouseNoteOf(def, stored.query);
+  // A sum or filter of NightsInWindow or their cost: which stays' nights it leaves out (results/nights-window.ts).
+  const inWindow = readsField(query, 'NightsInWindow') || readsField(query, 'EstimatedCostInWindow');
+  const inHouse = inWindow && inHouseNoteOf(def, stored.query);
   if (inHouse) notes.push(inHouse);
-  // A total of every night of the stays (NbrNights) over a window of arrivals: not the window's nights.
-  const nights = def?.answer.meaning?.nightsInWindow?.nights;
-  const totalled = (query.aggregates ?? []).some((a) => a.field === nights && (a.fn === 'sum' || a.fn === 'avg'));
-  const all = totalled && !inHouse && allNightsNoteOf(def, stored.query);
-  if (all) notes.push(all);
+  // A total of every night of the stays (NbrNights, EstimatedCost) over a window of arrivals: not the window's.
+  const totalled = wholeStayFields(def).filter((f) =>
+    (query.aggregates ?? []).some((a) => a.field === f && (a.fn === 'sum' || a.fn === 'avg')),
+  );
+  const wholeStay = !inHouse && wholeStayNoteOf(def, stored.query, totalled);
+  if (wholeStay) notes.push(wholeStay);
   const text = renderQuery(output, {
     resultId: stored.id,
     report: stored.report,

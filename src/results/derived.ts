@@ -10,7 +10,7 @@
  * - `EstimatedCost`, `EstimatedCostCurrency`, `CostBasis` on hotel stays and car rentals: the
  *   rate times its periods, or empty with the reason;
  * - `NightsInWindow` on hotel stays fetched for a window of arrival dates: the nights that fall
- *   in it (results/nights-window.ts);
+ *   in it (results/nights-window.ts), and `EstimatedCostInWindow`, the cost of those nights;
  * - fields that live inside free text (results/text-fields.ts): a forwarding log's `Partner`
  *   and `FailureReason`, an app activity's `ReportName`.
  */
@@ -112,13 +112,25 @@ export async function deriverFor(
         '(a night is dated by its evening; a stay of several rooms counts each night once, not per room); ' +
         'NbrNights counts every night of the stay',
     });
+    // The cost of those nights, beside them: EstimatedCost is the whole stay's.
+    const hotel = meaning.costs?.find((c) => c.kind === 'hotel' && c.list === undefined);
+    if (hotel) {
+      fields.push({
+        field: 'EstimatedCostInWindow',
+        how:
+          'rate per night x NightsInWindow x rooms, for confirmed stays, in EstimatedCostCurrency: the cost of ' +
+          "the nights in the window; EstimatedCost is the whole stay's",
+      });
+    }
     steps.push((r) => {
       const arrive = dayOf(r[window.arrival]);
       const leave = dayOf(r[window.departure]);
-      r.NightsInWindow =
+      const nights =
         arrive === undefined || leave === undefined
           ? null
           : Math.max(0, Math.min(leave, to + 1) - Math.max(arrive, from));
+      r.NightsInWindow = nights;
+      if (hotel) r.EstimatedCostInWindow = costInWindow(r, hotel, nights);
     });
   }
   for (const name of meaning.textFields ?? []) {
@@ -201,6 +213,16 @@ function priceHotel(item: Rec, c: CostMeaning): void {
         `${rooms} room${rooms === 1 ? '' : 's'}${roomsSent === undefined ? ' (rooms not stated: 1 assumed)' : ''}`,
     );
   }
+}
+
+/** A priced stay's cost of `nights` of its nights (priceHotel's rate and rooms); null where
+ *  the stay has no cost (not confirmed, no rate) or its nights in the window are unknown. */
+function costInWindow(item: Rec, c: CostMeaning, nights: number | null): number | null {
+  if (typeof item.EstimatedCost !== 'number' || nights === null) return null;
+  const rate = toNumber(item[c.rate]);
+  if (rate === undefined) return null;
+  const rooms = toNumber(c.rooms ? item[c.rooms] : undefined) ?? 1;
+  return roundMoney(rate * nights * rooms, item[c.currency]);
 }
 
 /** A car rate's period in days, from the rate type or the words of the rate's text. */

@@ -61,18 +61,39 @@ export function inHouseNoteOf(def: TransactionDef | undefined, query: Readonly<R
   return nights && inHouseNote(nights, query);
 }
 
-/**
- * What a total of NbrNights over stays fetched for a window of arrival dates counts: every
- * night of each stay, those after the window included, not the nights in the window.
- * Undefined where no NightsInWindow is derived (a window of booking dates, or no window).
- */
-export function allNightsNoteOf(def: TransactionDef | undefined, query: Readonly<Record<string, string>>) {
+/** The derived cost of a whole stay (results/derived.ts): a total of it over a window of
+ *  arrivals, like one of the stay's nights, is not the window's. */
+export const STAY_COST = 'EstimatedCost';
+
+/** The fields of the stays fetched for `def` whose total counts every night of each stay
+ *  (its nights and STAY_COST); none where no NightsInWindow is derived. */
+export function wholeStayFields(def: TransactionDef | undefined): string[] {
   const w = def?.answer.meaning?.nightsInWindow;
-  if (!w || !nightsWindow(w, query)) return undefined;
+  return w ? [w.nights, STAY_COST] : [];
+}
+
+/**
+ * What a total of `totalled` (wholeStayFields) over stays fetched for a window of arrival
+ * dates counts: every night of each stay, those after the window included, not the window's
+ * nights. Undefined where no NightsInWindow is derived (a window of booking dates, no window).
+ */
+export function wholeStayNoteOf(
+  def: TransactionDef | undefined,
+  query: Readonly<Record<string, string>>,
+  totalled: readonly string[],
+): string | undefined {
+  const w = def?.answer.meaning?.nightsInWindow;
+  if (!w || !nightsWindow(w, query) || !totalled.length) return undefined;
+  const subject =
+    totalled.length > 1
+      ? `${totalled.join(' and ')} are of every night of each stay`
+      : totalled[0] === STAY_COST
+        ? `${STAY_COST} is the cost of every night of each stay`
+        : `${totalled[0]} counts every night of each stay`;
   return (
-    `${w.nights} counts every night of each stay, nights after ${w.end}=${query[w.end]} included: these ` +
-    `stays were selected by ${w.arrival} from ${query[w.start]} to ${query[w.end]}. The nights that fall ` +
-    'in that window are NightsInWindow.'
+    `${subject}, nights after ${w.end}=${query[w.end]} included: these stays were selected by ${w.arrival} ` +
+    `from ${query[w.start]} to ${query[w.end]}. The nights that fall in that window are NightsInWindow, ` +
+    'their cost EstimatedCostInWindow.'
   );
 }
 

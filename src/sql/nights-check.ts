@@ -1,13 +1,14 @@
 /**
  * What a statement over a hotel result's nights counts (docs/travel-meaning.md, "Nights in the
  * period"). A result fetched for a window of arrival dates holds the stays arriving in it, not
- * those already in-house when it opens: a statement naming NightsInWindow is answered with
- * what it leaves out, the fetch and the expression that count every night in the window. A
- * total of NbrNights over such a result counts every night of each stay, those after the
- * window included: the answer says so, and that the window's nights are NightsInWindow.
+ * those already in-house when it opens: a statement naming NightsInWindow (or
+ * EstimatedCostInWindow, the cost of those nights) is answered with what it leaves out, the
+ * fetch and the expression that count every night in the window. A total of NbrNights or
+ * EstimatedCost over such a result counts every night of each stay, those after the window
+ * included: the answer says so, and names the window's own fields.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { allNightsNoteOf, inHouseNoteOf } from '../results/nights-window.js';
+import { inHouseNoteOf, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
 import { aggregates, plainSql, sqlWords } from './statement-text.js';
 
 export function nightsNotes(
@@ -15,20 +16,16 @@ export function nightsNotes(
   read: readonly { report: string; query: Readonly<Record<string, string>> }[],
 ): string[] {
   const text = plainSql(sql);
-  const window = sqlWords(text).has('nightsinwindow');
-  const totalled = aggregates(text, ['sum', 'total', 'avg']).some(([, argument]) => {
-    const words = sqlWords(argument);
-    return read.some(({ report }) => {
-      const nights = findTransaction(report)?.answer.meaning?.nightsInWindow?.nights;
-      return nights !== undefined && words.has(nights.toLowerCase());
-    });
-  });
-  if (!window && !totalled) return [];
+  const words = sqlWords(text);
+  const window = words.has('nightsinwindow') || words.has('estimatedcostinwindow');
+  const totals = aggregates(text, ['sum', 'total', 'avg']).map(([, argument]) => sqlWords(argument));
   const notes = new Set<string>();
   for (const { report, query } of read) {
     const def = findTransaction(report);
-    const all = totalled && !window ? allNightsNoteOf(def, query) : undefined;
-    if (all) notes.add(all);
+    // A total of a stay's every night (NbrNights, EstimatedCost): not the window's.
+    const totalled = wholeStayFields(def).filter((f) => totals.some((t) => t.has(f.toLowerCase())));
+    const wholeStay = window ? undefined : wholeStayNoteOf(def, query, totalled);
+    if (wholeStay) notes.add(wholeStay);
     const inHouse = window ? inHouseNoteOf(def, query) : undefined;
     if (inHouse) notes.add(inHouse);
   }

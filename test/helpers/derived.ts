@@ -15,6 +15,7 @@ export const DERIVED_FIELDS = [
   'EstimatedCostCurrency',
   'CostBasis',
   'NightsInWindow',
+  'EstimatedCostInWindow',
   'Travelling',
   'Partner',
   'FailureReason',

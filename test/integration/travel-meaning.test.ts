@@ -377,33 +377,51 @@ describe('nights in the period', () => {
     const [from, to] = [day('2026-10-01'), day('2026-11-01')];
     const inWindow = new Map<string, number>();
     const byArrival = new Map<string, number>();
+    // The cost of October's nights, in minor units per account and currency: rate x nights x rooms.
+    const costInWindow = new Map<string, number>();
     let spanning = 0;
     for (const r of records) {
       const nights = Math.max(0, Math.min(day(r.DepartureDate), to) - Math.max(day(r.ArrivalDate), from));
       expect(r.NightsInWindow, String(r.RecordLocator)).toBe(nights);
       if (nights !== r.NbrNights) spanning++;
-      if (stateOf(r.StatusCode) !== 'confirmed' || r.IsCancelled === true) continue;
+      if (stateOf(r.StatusCode) !== 'confirmed' || r.IsCancelled === true) {
+        expect(r.EstimatedCostInWindow).toBeNull();
+        continue;
+      }
       const a = String(r.Account);
       inWindow.set(a, (inWindow.get(a) ?? 0) + nights);
       byArrival.set(a, (byArrival.get(a) ?? 0) + Number(r.NbrNights));
+      const currency = String(r.CurrencyCode);
+      const cost = round(Number(r.RateAmount) * nights * Number(r.NbrRooms ?? 1), currency);
+      expect(r.EstimatedCostInWindow, String(r.RecordLocator)).toBe(cost);
+      const key = `${a}|${currency}`;
+      costInWindow.set(key, (costInWindow.get(key) ?? 0) + Math.round(cost * 10 ** digitsOf(currency)));
     }
-    // Stays spanning the month's end: by arrival they would count nights of November.
+    // Stays spanning the month's end: by arrival they would count nights of November, and cost them.
     expect(spanning).toBeGreaterThan(0);
+    expect(records.some((r) => Number(r.EstimatedCostInWindow) < Number(r.EstimatedCost))).toBe(true);
     expect(inWindow).not.toEqual(byArrival);
     expect(head.summary.derived?.find((d) => d.field === 'NightsInWindow')?.how).toBe(
       'the nights of the stay that fall from 20261001 to 20261031 (a night is dated by its evening; a stay of ' +
         'several rooms counts each night once, not per room); NbrNights counts every night of the stay',
     );
-    const next = /^Next, confirmed nights in the window and estimated cost per account: query_report (.*)$/m.exec(text);
+    const next = /^Next, confirmed nights in the window and their estimated cost per account: query_report (.*)$/m.exec(
+      text,
+    );
     expect(next).not.toBeNull();
     const { out } = await query({ ...JSON.parse(next![1]), limit: 500 });
     const got = new Map<string, number>();
+    const gotCost = new Map<string, number>();
     for (const g of out.groups!) {
-      const a = String((g.key as Rec).Account);
+      const key = g.key as Rec;
+      const a = String(key.Account);
       // Grouped per EstimatedCostCurrency too (money is never added across currencies).
       got.set(a, (got.get(a) ?? 0) + Number(g.sum_NightsInWindow));
+      const currency = String(key.EstimatedCostCurrency);
+      gotCost.set(`${a}|${currency}`, Math.round(Number(g.sum_EstimatedCostInWindow) * 10 ** digitsOf(currency)));
     }
     expect(got).toEqual(inWindow);
+    expect(gotCost).toEqual(costInWindow);
   });
 
   it('says which nights in October the stays arriving in October leave out, and how to count every one', async () => {
@@ -464,9 +482,10 @@ describe('nights in the period', () => {
     const inWindow = confirmed.reduce((n, r) => n + Number(r.NightsInWindow), 0);
     // Stays running into November: every night of them is more than October's.
     expect(all).toBeGreaterThan(inWindow);
-    const note =
-      'NbrNights counts every night of each stay, nights after DateEnd=20261031 included: these stays were ' +
-      'selected by ArrivalDate from 20261001 to 20261031. The nights that fall in that window are NightsInWindow.';
+    const window =
+      'nights after DateEnd=20261031 included: these stays were selected by ArrivalDate from 20261001 to ' +
+      '20261031. The nights that fall in that window are NightsInWindow, their cost EstimatedCostInWindow.';
+    const note = `NbrNights counts every night of each stay, ${window}`;
     const table = (october.head as Head & { table: string }).table;
     const r = await s.call('sql_query', {
       sql: `SELECT Account, SUM(NbrNights) AS nights FROM ${table} WHERE SegmentState = 'confirmed' GROUP BY 1`,
@@ -482,6 +501,19 @@ describe('nights in the period', () => {
     });
     expect(Number(totals.out.groups?.[0].sum_NbrNights)).toBe(all);
     expect(totals.out.notes).toContain(note);
+    // The whole stays' cost, alone and beside their nights.
+    const spend = await s.call('sql_query', {
+      sql: `SELECT EstimatedCostCurrency, SUM(EstimatedCost) AS cost FROM ${table} GROUP BY 1`,
+    });
+    expect(textOf(spend)).toContain(`Note: EstimatedCost is the cost of every night of each stay, ${window}`);
+    const both = await query({
+      resultId: october.head.resultId,
+      aggregates: [
+        { fn: 'sum', field: 'NbrNights' },
+        { fn: 'sum', field: 'EstimatedCost' },
+      ],
+    });
+    expect(both.out.notes).toContain(`NbrNights and EstimatedCost are of every night of each stay, ${window}`);
     // Nights listed, not totalled: nothing said.
     const listed = await s.call('sql_query', { sql: `SELECT NbrNights FROM ${table} LIMIT 3` });
     expect(textOf(listed)).not.toContain('NbrNights counts every night');
@@ -499,7 +531,10 @@ describe('nights in the period', () => {
       DateSearchType: 'C',
     });
     expect(records.length).toBeGreaterThan(0);
-    for (const r of records) expect(r).not.toHaveProperty('NightsInWindow');
+    for (const r of records) {
+      expect(r).not.toHaveProperty('NightsInWindow');
+      expect(r).not.toHaveProperty('EstimatedCostInWindow');
+    }
     expect(head.summary.derived?.map((d) => d.field)).not.toContain('NightsInWindow');
     expect(head.notes.join(' ')).not.toContain('NightsInWindow');
     // The nights of the stays booked then are still there, by NbrNights.
