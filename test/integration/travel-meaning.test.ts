@@ -401,6 +401,11 @@ describe('nights in the period', () => {
     expect(spanning).toBeGreaterThan(0);
     expect(records.some((r) => Number(r.EstimatedCostInWindow) < Number(r.EstimatedCost))).toBe(true);
     expect(inWindow).not.toEqual(byArrival);
+    const priced = records.filter((r) => typeof r.EstimatedCost === 'number').length;
+    expect(head.notes).toContain(
+      'RateAmount is a rate per night, not a cost: spend is EstimatedCost, per EstimatedCostCurrency, and the ' +
+        `spend on the nights in the window EstimatedCostInWindow (${priced} stays priced; unconfirmed ones have none).`,
+    );
     expect(head.summary.derived?.find((d) => d.field === 'NightsInWindow')?.how).toBe(
       'the nights of the stay that fall from 20261001 to 20261031 (a night is dated by its evening; a stay of ' +
         'several rooms counts each night once, not per room); NbrNights counts every night of the stay',
