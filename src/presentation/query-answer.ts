@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { dateBasisWords } from '../catalog/date-basis.js';
 import { findTransaction } from '../catalog/transactions.js';
 import { coverageOf, incompleteLine } from '../results/coverage.js';
-import { inHouseNoteOf, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
+import { inHouseNoteOf, WINDOW_FIELDS, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
 import { runQuery } from '../results/query.js';
 import type { QueryArgs } from '../results/query-schema.js';
 import type { StoredResult } from '../results/store.js';
@@ -44,11 +44,11 @@ export function presentQuery(stored: StoredResult, query: QueryArgs, extraNotes:
   const def = findTransaction(stored.report);
   const basis = def ? dateBasisWords(def, stored.query) : undefined;
   if (basis) notes.push(basis);
-  // A sum or filter of NightsInWindow or their cost: which stays' nights it leaves out (results/nights-window.ts).
-  const inWindow = readsField(query, 'NightsInWindow') || readsField(query, 'EstimatedCostInWindow');
-  const inHouse = inWindow && inHouseNoteOf(def, stored.query);
+  // A sum or filter of NightsInWindow or their cost: which stays' nights it leaves out
+  // (results/nights-window.ts).
+  const inHouse = WINDOW_FIELDS.some((f) => readsField(query, f)) && inHouseNoteOf(def, stored.query);
   if (inHouse) notes.push(inHouse);
-  // A total of every night of the stays (NbrNights, EstimatedCost) over a window of arrivals: not the window's.
+  // A total of every night of the stays (NbrNights, EstimatedCost) over a window of arrivals.
   const totalled = wholeStayFields(def).filter((f) =>
     (query.aggregates ?? []).some((a) => a.field === f && (a.fn === 'sum' || a.fn === 'avg')),
   );

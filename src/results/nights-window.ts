@@ -61,6 +61,9 @@ export function inHouseNoteOf(def: TransactionDef | undefined, query: Readonly<R
   return nights && inHouseNote(nights, query);
 }
 
+/** The fields derived for the window (results/derived.ts): its nights and their cost. */
+export const WINDOW_FIELDS = ['NightsInWindow', 'EstimatedCostInWindow'] as const;
+
 /** The derived cost of a whole stay (results/derived.ts): a total of it over a window of
  *  arrivals, like one of the stay's nights, is not the window's. */
 export const STAY_COST = 'EstimatedCost';

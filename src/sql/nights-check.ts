@@ -8,7 +8,7 @@
  * included: the answer says so, and names the window's own fields.
  */
 import { findTransaction } from '../catalog/transactions.js';
-import { inHouseNoteOf, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
+import { inHouseNoteOf, WINDOW_FIELDS, wholeStayFields, wholeStayNoteOf } from '../results/nights-window.js';
 import { aggregates, plainSql, sqlWords } from './statement-text.js';
 
 export function nightsNotes(
@@ -17,7 +17,7 @@ export function nightsNotes(
 ): string[] {
   const text = plainSql(sql);
   const words = sqlWords(text);
-  const window = words.has('nightsinwindow') || words.has('estimatedcostinwindow');
+  const window = WINDOW_FIELDS.some((f) => words.has(f.toLowerCase()));
   const totals = aggregates(text, ['sum', 'total', 'avg']).map(([, argument]) => sqlWords(argument));
   const notes = new Set<string>();
   for (const { report, query } of read) {
