@@ -1015,6 +1015,15 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       subject: 'Hotel segments per chain',
       columns: ['ChainName', 'VendorCode', 'TotalSegments', 'TotalNights'],
       lead: ['ChainName', 'TotalSegments', 'TotalNights'],
+      meaning: {
+        serviceTotals: {
+          fields: ['TotalSegments', 'TotalNights'],
+          unsaid: 'whether they count stays not confirmed, or nights after DateEnd',
+          instead:
+            'hotel_segments with the same dates gives each stay its SegmentState and NightsInWindow (the nights ' +
+            'that fall between DateStart and DateEnd)',
+        },
+      },
     },
     params: {
       UserName: companyScope.UserName,
@@ -1038,6 +1047,13 @@ export const TRANSACTIONS: readonly TransactionDef[] = [
       subject: 'Car segments per account',
       columns: ['Account', 'TotalSegments'],
       lead: ['Account', 'TotalSegments'],
+      meaning: {
+        serviceTotals: {
+          fields: ['TotalSegments'],
+          unsaid: 'whether it counts rentals not confirmed',
+          instead: 'car_segments_by_date with the same dates gives each rental its SegmentState',
+        },
+      },
     },
     params: {
       ...dateRange('Date', 'Date', { required: true }),

@@ -138,6 +138,9 @@ export interface RecordMeaning {
     nights: string;
     byArrival: { param: string; value: string };
   };
+  /** Counts the service totals itself (TotalNights per chain): what it does not say they count,
+   *  and the report whose records count it as meant. Said in every answer's notes. */
+  serviceTotals?: { fields: readonly string[]; unsaid: string; instead: string };
   /** Fields that live inside free text, worth grouping on (results/text-fields.ts, by name):
    *  a forwarding log's `Partner`, an app activity's `ReportName`. */
   textFields?: readonly string[];

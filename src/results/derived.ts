@@ -307,7 +307,8 @@ export function withDerived(summary: Summary, fields: readonly DerivedField[]): 
 /**
  * What a reader must know to read a report's numbers as a travel professional does, in
  * notes: how many segments are not confirmed (and their codes), that a rate is not a cost,
- * and that a ticket's amounts are counted once per ticket.
+ * what the service's own totals do not say they count, and that a ticket's amounts are
+ * counted once per ticket.
  */
 export function meaningNotes(def: TransactionDef, records: readonly Rec[]): string[] {
   const meaning = def.answer.meaning;
@@ -328,6 +329,14 @@ export function meaningNotes(def: TransactionDef, records: readonly Rec[]): stri
           'such as retention lines): not travelling (Travelling false).',
       );
     }
+  }
+  const totals = meaning.serviceTotals;
+  if (totals) {
+    const many = totals.fields.length > 1;
+    notes.push(
+      `${totals.fields.join(' and ')} ${many ? "are the service's own totals" : "is the service's own total"}: ` +
+        `it does not say ${totals.unsaid}. ${totals.instead}.`,
+    );
   }
   const grain = meaning.ticketGrain;
   if (grain && records.length) {

@@ -45,7 +45,8 @@ export function isMeaningNote(note: string): boolean {
     / segments? (is|are) confirmed \(SegmentState\)\.$/.test(note) ||
     / is a rate per .*, not a cost: /.test(note) ||
     / repeated on every coupon: totals count each /.test(note) ||
-    / hold no air, hotel or car segment \(passive lines only/.test(note)
+    / hold no air, hotel or car segment \(passive lines only/.test(note) ||
+    / (is|are) the service's own totals?: it does not say /.test(note)
   );
 }
 

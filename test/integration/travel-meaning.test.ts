@@ -529,6 +529,34 @@ describe('nights in the period', () => {
     expect(textOf(summed)).not.toContain('NbrNights counts every night');
   });
 
+  it("hotel totals per chain say what the service's totals do not say, and where the window's nights are", async () => {
+    const { head, records } = await report('hotel_segment_counts_per_location', {
+      DateStart: '20261001',
+      DateEnd: '20261031',
+    });
+    const stays = await report('hotel_segments', { DateStart: '20261001', DateEnd: '20261031' });
+    const totalNights = records.reduce((n, r) => n + Number(r.TotalNights), 0);
+    const inWindow = stays.records
+      .filter((r) => stateOf(r.StatusCode) === 'confirmed' && r.IsCancelled !== true)
+      .reduce((n, r) => n + Number(r.NightsInWindow), 0);
+    // The sandbox's totals count the stays' every night: more than October's.
+    expect(totalNights).toBeGreaterThan(inWindow);
+    expect(head.notes).toContain(
+      "TotalSegments and TotalNights are the service's own totals: it does not say whether they count stays not " +
+        'confirmed, or nights after DateEnd. hotel_segments with the same dates gives each stay its SegmentState ' +
+        'and NightsInWindow (the nights that fall between DateStart and DateEnd).',
+    );
+    const cars = await report('car_segment_counts_per_account_by_vendor', {
+      DateStart: '20261001',
+      DateEnd: '20261031',
+      VendorCode: 'ZE',
+    });
+    expect(cars.head.notes).toContain(
+      "TotalSegments is the service's own total: it does not say whether it counts rentals not confirmed. " +
+        'car_segments_by_date with the same dates gives each rental its SegmentState.',
+    );
+  });
+
   it('a window of booking creation dates counts no nights in it', async () => {
     const { head, records, text } = await report('hotel_segments', {
       DateStart: '20261001',
