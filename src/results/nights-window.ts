@@ -66,7 +66,7 @@ export const WINDOW_FIELDS = ['NightsInWindow', 'EstimatedCostInWindow'] as cons
 
 /** The derived cost of a whole stay (results/derived.ts): a total of it over a window of
  *  arrivals, like one of the stay's nights, is not the window's. */
-export const STAY_COST = 'EstimatedCost';
+const STAY_COST = 'EstimatedCost';
 
 /** The fields of the stays fetched for `def` whose total counts every night of each stay
  *  (its nights and STAY_COST); none where no NightsInWindow is derived. */

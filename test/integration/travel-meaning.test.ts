@@ -56,6 +56,16 @@ async function query(args: Rec): Promise<{ out: Rec & { groups?: Rec[]; notes?: 
   return { out: r.structuredContent as Rec, text: textOf(r) };
 }
 
+/** query_report's total of `field` over the confirmed segments of a result, and its notes. */
+async function confirmedTotal(resultId: string, field: string): Promise<{ total: number; notes: string[] }> {
+  const { out } = await query({
+    resultId,
+    where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+    aggregates: [{ fn: 'sum', field }],
+  });
+  return { total: Number(out.groups?.[0][`sum_${field}`]), notes: out.notes ?? [] };
+}
+
 function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
   const out = new Map<string, number>();
   for (const t of items) out.set(key(t), (out.get(key(t)) ?? 0) + 1);
@@ -447,13 +457,9 @@ describe('nights in the period', () => {
     // Whole in the text: a note is cut at 400 characters there.
     expect(october.text.split('\n')).toContain(`Note: ${note}`);
     // query_report's total of NightsInWindow says it too.
-    const totals = await query({
-      resultId: october.head.resultId,
-      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
-      aggregates: [{ fn: 'sum', field: 'NightsInWindow' }],
-    });
-    expect(Number(totals.out.groups?.[0].sum_NightsInWindow)).toBe(arriving);
-    expect(totals.out.notes).toContain(note);
+    const totals = await confirmedTotal(october.head.resultId, 'NightsInWindow');
+    expect(totals.total).toBe(arriving);
+    expect(totals.notes).toContain(note);
     // And sql_query's, over the result's table.
     const octoberTable = (october.head as Head & { table: string }).table;
     const summed = await s.call('sql_query', {
@@ -499,13 +505,9 @@ describe('nights in the period', () => {
     const out = r.structuredContent as { rows: Array<{ nights: number }>; notes?: string[] };
     expect(out.rows.reduce((n, x) => n + x.nights, 0)).toBe(all);
     expect(out.notes).toContain(note);
-    const totals = await query({
-      resultId: october.head.resultId,
-      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
-      aggregates: [{ fn: 'sum', field: 'NbrNights' }],
-    });
-    expect(Number(totals.out.groups?.[0].sum_NbrNights)).toBe(all);
-    expect(totals.out.notes).toContain(note);
+    const totals = await confirmedTotal(october.head.resultId, 'NbrNights');
+    expect(totals.total).toBe(all);
+    expect(totals.notes).toContain(note);
     // The whole stays' cost, alone and beside their nights.
     const spend = await s.call('sql_query', {
       sql: `SELECT EstimatedCostCurrency, SUM(EstimatedCost) AS cost FROM ${table} GROUP BY 1`,
