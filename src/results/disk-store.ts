@@ -19,7 +19,15 @@ import { changedSettings, type KeptSettings, OtherSettingsError } from './disk/k
 import { type FetchAgain, PageCopy, type PageCopyInfo, readPageCopy } from './disk/page-copy.js';
 import { readSealedJson, readSealedRecords, writeSealedJson, writeSealedRecords } from './disk/sealed-file.js';
 import type { HeldResults, ResultInfo } from './held-results.js';
-import type { DropListener, KeptPages, NewResult, ResultPatch, ResultStore, StoredResult } from './store.js';
+import type {
+  DropListener,
+  KeptPages,
+  MemoryBudget,
+  NewResult,
+  ResultPatch,
+  ResultStore,
+  StoredResult,
+} from './store.js';
 
 /** What a `.meta` file holds: the result without its records, and how many records its `.data` has. */
 interface KeptMeta extends Omit<StoredResult, 'records'> {
@@ -119,6 +127,10 @@ export class DiskStore implements HeldResults {
     return this.memory.ttlMs;
   }
 
+  get memoryBudget(): MemoryBudget {
+    return { maxBytes: this.memory.maxBytes, keptOnDisk: true };
+  }
+
   fetchPagesWith(fetch: FetchAgain): void {
     this.fetchAgain = fetch;
   }
@@ -143,6 +155,9 @@ export class DiskStore implements HeldResults {
       this.used(id);
       return result;
     }
+    // Left memory before its copy was written (a result larger than the budget, dropped by the
+    // next one held at once): the copy is waited for, not answered as gone.
+    if (!this.kept.has(id) && this.versions.has(id)) await this.flush();
     const kept = this.kept.get(id);
     if (kept && !this.expired(kept)) return this.readBack(id, kept);
     if (kept) this.expire(id, kept);

@@ -4,7 +4,7 @@
  */
 import { ReportsError } from '../errors.js';
 import type { FetchAgain, PageCopy } from './disk/page-copy.js';
-import type { DropListener, NewResult, ResultPatch, StoredResult } from './store.js';
+import type { DropListener, MemoryBudget, NewResult, ResultPatch, StoredResult } from './store.js';
 import { resultNotFound } from './store.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -26,6 +26,9 @@ export interface HeldResults {
   setExternalBytes?(id: string, bytes: number): void;
   /** In-process stores: told of every result dropped, so its SQL tables go with it. */
   onDropped?(listener: DropListener): void;
+  /** In-process stores: the memory budget results are held within (REPORTS_RESULTS_MAX_MB). With
+   *  Redis, Redis's own maxmemory is the budget, and this is absent. */
+  readonly memoryBudget?: MemoryBudget;
   /** A store that keeps results on disk: a copy of the pages of a fetch about to run, which
    *  put() then keeps in place of the records (NewResult.pages). */
   pageCopy?(): PageCopy;

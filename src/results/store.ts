@@ -99,6 +99,13 @@ export interface ResultStoreOptions {
   onEvict?: (result: StoredResult, reason: EvictionReason) => void;
 }
 
+/** The bytes results are held within in memory, and whether a result that leaves memory for
+ *  them is still kept on disk, to be read back on its next use (disk-store.ts). */
+export interface MemoryBudget {
+  maxBytes: number;
+  keptOnDisk: boolean;
+}
+
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_TTL_MS = 60 * 60 * 1000;
 
@@ -130,6 +137,11 @@ export class ResultStore {
     // back would leave results in the expiry walk's order past their TTL (see dropExpired).
     this.now = options.now ?? (() => performance.timeOrigin + performance.now());
     this.onEvict = options.onEvict;
+  }
+
+  /** Results leaving memory for the budget are gone (a DiskStore around this one keeps them). */
+  get memoryBudget(): MemoryBudget {
+    return { maxBytes: this.maxBytes, keptOnDisk: false };
   }
 
   /**

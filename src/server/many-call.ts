@@ -15,6 +15,7 @@ import { presentReport } from '../presentation/index.js';
 import { daysNote, writeDaysAsDates } from '../results/day-dates.js';
 import { deriverFor, meaningNotes, withDerived } from '../results/derived.js';
 import { summarize } from '../results/summarize.js';
+import { budgetNotes } from './budget-notes.js';
 import { progressReporter, type ToolContext } from './progress.js';
 import { fetchRecords } from './run-report.js';
 import type { Runtime } from './runtime.js';
@@ -113,7 +114,7 @@ export async function callMany(
   return presentReport(stored, {
     rowLimit: controls.rowLimit,
     fields: controls.fields,
-    extraNotes: controls.extraNotes,
+    extraNotes: [...(controls.extraNotes ?? []), ...budgetNotes(rt, stored)],
   });
 }
 

@@ -3,6 +3,7 @@ import { type ResolveContext, resolveInput } from '../catalog/resolve.js';
 import type { TransactionDef } from '../catalog/types.js';
 import { presentReport } from '../presentation/index.js';
 import type { StoredResult } from '../results/store.js';
+import { budgetNotes } from './budget-notes.js';
 import type { Joined } from './joined-calls.js';
 import { callMany, manyValues } from './many-call.js';
 import { progressReporter, type ToolContext } from './progress.js';
@@ -35,7 +36,7 @@ export async function callReport(rt: Runtime, def: TransactionDef, args: Record<
   return presentReport(stored, {
     rowLimit: controls.rowLimit,
     fields: controls.fields,
-    extraNotes: [...notes, ...joinedNotes(joined, stored)],
+    extraNotes: [...notes, ...joinedNotes(joined, stored), ...budgetNotes(rt, stored)],
   });
 }
 

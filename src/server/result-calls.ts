@@ -4,6 +4,7 @@ import { resolveWhereDates } from '../catalog/where-dates.js';
 import { ReportsError } from '../errors.js';
 import { presentContinued, presentQuery } from '../presentation/index.js';
 import type { QueryArgs } from '../results/query-schema.js';
+import { budgetNotes } from './budget-notes.js';
 import { isManyResult } from './many-call.js';
 import { progressReporter, type ToolContext } from './progress.js';
 import { continueReport } from './run-report.js';
@@ -57,5 +58,9 @@ export async function continueResult(rt: Runtime, args: ContinueArgs, ctx: ToolC
     signal: callSignal(rt, ctx.mcpReq.signal),
     onProgress: progressReporter(ctx, 'continue_report'),
   });
-  return presentContinued(stored, updated, { rowLimit: args.rowLimit, fields: args.fields, extraNotes: notes });
+  return presentContinued(stored, updated, {
+    rowLimit: args.rowLimit,
+    fields: args.fields,
+    extraNotes: [...notes, ...budgetNotes(rt, updated)],
+  });
 }
