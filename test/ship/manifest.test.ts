@@ -105,6 +105,7 @@ describe('manifest.json', () => {
       'timezone',
       'redact_pii',
       'max_records',
+      'results_max_mb',
       'export_dir',
       'results_dir',
       'results_disk_mb',
@@ -119,6 +120,7 @@ describe('manifest.json', () => {
     expect(config.max_records.default).toBe(50000);
     expect(config.redact_pii.default).toBe(false);
     expect(config.results_disk_mb.default).toBe(1024);
+    expect(config.results_max_mb.default).toBe(256);
     // A text, not a folder picker: `off` keeps results in memory only.
     expect(config.results_dir.type).toBe('string');
     expect(config.results_dir.description).toContain('`off`');
@@ -154,6 +156,7 @@ describe('user settings as a desktop host passes them', () => {
     expect(config.redactPii).toBe(false);
     expect(config.owningCompanyCodes).toBeUndefined();
     expect(config.resultsDiskBytes).toBe(1024 * 1024 * 1024);
+    expect(config.resultsMaxBytes).toBe(256 * 1024 * 1024);
   });
 
   it('filled settings reach the configuration', async () => {
@@ -166,6 +169,7 @@ describe('user settings as a desktop host passes them', () => {
       timezone: 'Europe/London',
       redact_pii: true,
       max_records: 1200,
+      results_max_mb: 700,
       export_dir: '/home/u/exports',
       results_dir: 'off',
       results_disk_mb: 64,
@@ -173,6 +177,7 @@ describe('user settings as a desktop host passes them', () => {
     const { config } = loadConfig(resolved.env!);
     expect(config.resultsDir).toBeUndefined();
     expect(config.resultsDiskBytes).toBe(64 * 1024 * 1024);
+    expect(config.resultsMaxBytes).toBe(700 * 1024 * 1024);
     expect(config).toMatchObject({
       demo: false,
       baseUrl: 'https://reports.example.com/api',
