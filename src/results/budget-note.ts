@@ -16,12 +16,13 @@ export function overBudgetNote(budget: MemoryBudget | undefined, bytes: number, 
   if (!budget || bytes <= budget.maxBytes) return undefined;
   const held = Math.ceil(bytes / MB);
   const then = budget.keptOnDisk
-    ? 'its copy on disk (REPORTS_RESULTS_DIR) is then read back on its next use, which takes time again'
-    : `its resultId then answers not_found, and ${report} must be run again`;
+    ? 'its copy on disk (REPORTS_RESULTS_DIR) is then read back on its next use, taking time again'
+    : `its resultId then answers not_found: run ${report} again`;
+  // Within the 400 characters a report's text gives a note, whatever the report's name.
   return (
     `This result alone occupies ${held} MB of memory, more than REPORTS_RESULTS_MAX_MB ` +
-    `(${Math.round(budget.maxBytes / MB)} MB): it is held now, and leaves memory as soon as another result is ` +
-    `held or sql_query builds tables for another one; ${then}. To keep it in memory, set ` +
-    `REPORTS_RESULTS_MAX_MB above ${held} (its own sql_query tables, once built, count too).`
+    `(${Math.round(budget.maxBytes / MB)} MB): it is held now, and leaves memory when another result is held ` +
+    `or sql_query builds another one's tables; ${then}. To keep it in memory, set REPORTS_RESULTS_MAX_MB above ` +
+    `${held} (its sql_query tables count too).`
   );
 }

@@ -37,8 +37,8 @@ function expectedNote(bytes: number, then: string): string {
   const held = Math.ceil(bytes / MB);
   return (
     `This result alone occupies ${held} MB of memory, more than REPORTS_RESULTS_MAX_MB (1 MB): it is held now, ` +
-    `and leaves memory as soon as another result is held or sql_query builds tables for another one; ${then}. ` +
-    `To keep it in memory, set REPORTS_RESULTS_MAX_MB above ${held} (its own sql_query tables, once built, count too).`
+    `and leaves memory when another result is held or sql_query builds another one's tables; ${then}. ` +
+    `To keep it in memory, set REPORTS_RESULTS_MAX_MB above ${held} (its sql_query tables count too).`
   );
 }
 
@@ -52,13 +52,15 @@ describe('a result larger than REPORTS_RESULTS_MAX_MB, held in memory only', () 
   });
 
   it('says so in its answer, and its resultId answers not_found once another result is held', async () => {
-    const big = ok(await s.call('air_segments_by_date', YEAR));
+    const answer = await s.call('air_segments_by_date', YEAR);
+    const big = ok(answer);
     const id = String(big.resultId);
     const bytes = (s.rt.store as ResultStore).list().find((r) => r.id === id)?.bytes ?? 0;
     expect(bytes).toBeGreaterThan(MB);
-    expect(budgetNotesOf(big)).toEqual([
-      expectedNote(bytes, 'its resultId then answers not_found, and air_segments_by_date must be run again'),
-    ]);
+    const note = expectedNote(bytes, 'its resultId then answers not_found: run air_segments_by_date again');
+    expect(budgetNotesOf(big)).toEqual([note]);
+    // Whole in the text too (a note there is cut past 400 characters).
+    expect((answer.content as { text: string }[])[0].text).toContain(`Note: ${note}`);
     // Held now: it answers over every record.
     const count = ok(await s.call('query_report', { resultId: id, aggregates: [{ fn: 'count' }] }));
     expect(count.matched).toBe(big.fetchedRecords);
@@ -110,7 +112,7 @@ describe('a result larger than REPORTS_RESULTS_MAX_MB, kept on disk as on stdio'
       expect(budgetNotesOf(big)).toEqual([
         expectedNote(
           bytes,
-          'its copy on disk (REPORTS_RESULTS_DIR) is then read back on its next use, which takes time again',
+          'its copy on disk (REPORTS_RESULTS_DIR) is then read back on its next use, taking time again',
         ),
       ]);
       const small = ok(await s.call('air_segments_by_date', WEEK));
