@@ -72,6 +72,20 @@ describe('a result larger than REPORTS_RESULTS_MAX_MB, held in memory only', () 
     expect(gone.isError).toBe(true);
     expect((gone.content as { text: string }[])[0].text).toContain(`No result '${id}' is held`);
   });
+
+  it('continue_report says so when the records it adds take the result past the budget', async () => {
+    const first = ok(await s.call('air_segments_by_date', { ...YEAR, maxRecords: 500 }));
+    expect(first.complete).toBe(false);
+    expect(budgetNotesOf(first)).toEqual([]);
+    const id = String(first.resultId);
+    const whole = ok(await s.call('continue_report', { resultId: id }));
+    expect(whole.complete).toBe(true);
+    const bytes = (s.rt.store as ResultStore).list().find((r) => r.id === id)?.bytes ?? 0;
+    expect(bytes).toBeGreaterThan(MB);
+    expect(budgetNotesOf(whole)).toEqual([
+      expectedNote(bytes, 'its resultId then answers not_found: run air_segments_by_date again'),
+    ]);
+  });
 });
 
 describe('a result larger than REPORTS_RESULTS_MAX_MB, kept on disk as on stdio', () => {
