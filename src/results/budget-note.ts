@@ -2,8 +2,9 @@
  * What an answer says of a result that alone occupies more memory than held results may
  * (REPORTS_RESULTS_MAX_MB). The store holds the newest result whatever its size (store.ts,
  * fitBudget), so the answer works; but the result leaves memory as soon as another one is held,
- * or another one's sql_query tables are built: the answer says so while it can be acted on. A year of an agency's air segments (about 1,000,000) holds about 320 MB against the
- * 256 MB default (docs/held-results.md, "A result larger than the budget").
+ * or another one's sql_query tables are built: the answer says so while it can be acted on. A
+ * year of an agency's air segments (about 1,000,000) holds about 320 MB against the 256 MB
+ * default (docs/held-results.md, "A result larger than the budget").
  */
 import type { MemoryBudget } from './store.js';
 

@@ -18,16 +18,20 @@ export function nightsNotes(
   const text = plainSql(sql);
   const words = sqlWords(text);
   const window = WINDOW_FIELDS.some((f) => words.has(f.toLowerCase()));
-  const totals = aggregates(text, ['sum', 'total', 'avg']).map(([, argument]) => sqlWords(argument));
+  const totals = window ? [] : aggregates(text, ['sum', 'total', 'avg']).map(([, argument]) => sqlWords(argument));
   const notes = new Set<string>();
   for (const { report, query } of read) {
     const def = findTransaction(report);
-    // A total of a stay's every night (NbrNights, EstimatedCost): not the window's.
-    const totalled = wholeStayFields(def).filter((f) => totals.some((t) => t.has(f.toLowerCase())));
-    const wholeStay = window ? undefined : wholeStayNoteOf(def, query, totalled);
-    if (wholeStay) notes.add(wholeStay);
-    const inHouse = window ? inHouseNoteOf(def, query) : undefined;
-    if (inHouse) notes.add(inHouse);
+    // A total of a stay's every night (NbrNights, EstimatedCost) is not the window's: said only
+    // where the statement does not read the window's own fields.
+    const note = window
+      ? inHouseNoteOf(def, query)
+      : wholeStayNoteOf(
+          def,
+          query,
+          wholeStayFields(def).filter((f) => totals.some((t) => t.has(f.toLowerCase()))),
+        );
+    if (note) notes.add(note);
   }
   return [...notes];
 }
