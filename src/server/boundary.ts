@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { oneLine, ReportsError, redact } from '../errors.js';
 import type { Logger } from '../log.js';
+import { whileCalling } from './reclaim.js';
 
 /**
  * The one place where a thrown error becomes an MCP tool error (docs/architecture.md):
@@ -32,6 +33,8 @@ export function toolErrorResult(
   return { isError: true, content: [{ type: 'text', text: oneLine(mask(redact(text, secrets))) }] };
 }
 
+/** A tool's handler as registered: what it throws answered as a tool error, and counted as a call
+ *  running while it runs (server/reclaim.ts holds its full collections until calls are quiet). */
 export function guard<A extends unknown[]>(
   tool: string,
   secrets: readonly string[],
@@ -39,11 +42,12 @@ export function guard<A extends unknown[]>(
   handler: (...args: A) => Promise<CallToolResult>,
   mask?: (text: string) => string,
 ): (...args: A) => Promise<CallToolResult> {
-  return async (...args: A) => {
-    try {
-      return await handler(...args);
-    } catch (err) {
-      return toolErrorResult(err, secrets, log, tool, mask);
-    }
-  };
+  return (...args: A) =>
+    whileCalling(async () => {
+      try {
+        return await handler(...args);
+      } catch (err) {
+        return toolErrorResult(err, secrets, log, tool, mask);
+      }
+    });
 }
