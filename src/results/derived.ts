@@ -408,10 +408,11 @@ export function notConfirmedOf({ total, byState }: StateCounts): string | undefi
   if (confirmed === total) return undefined;
   const others = SEGMENT_STATES.filter((s) => s !== 'confirmed' && count(s) > 0).map((s) => {
     const codes = [...(byState.get(s) as Map<string, number>)].sort((a, b) => b[1] - a[1]);
-    const shown = codes.slice(0, 6).map(([code, n]) => `${code} ${n}`);
-    return `${s} ${count(s)} (${shown.join(', ')}${codes.length > 6 ? ', ...' : ''})`;
+    const shown = codes.slice(0, 6).map(([code, n]) => `${code} ${formatNumber(n)}`);
+    return `${s} ${formatNumber(count(s))} (${shown.join(', ')}${codes.length > 6 ? ', ...' : ''})`;
   });
-  return `${confirmed} of ${plural(total, 'segment')} confirmed; ${total - confirmed} not: ${others.join(', ')}`;
+  const notCount = formatNumber(total - confirmed);
+  return `${formatNumber(confirmed)} of ${plural(total, 'segment')} confirmed; ${notCount} not: ${others.join(', ')}`;
 }
 
 /** What a rate is and how many stays or rentals were priced; nothing where there are none

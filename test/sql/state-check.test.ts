@@ -60,4 +60,17 @@ describe('sql state check', () => {
     ).toEqual([]);
     expect(reads).toBe(1);
   });
+
+  it('writes every count of a year of segments with its thousands grouped', async () => {
+    const year = [
+      ...Array.from({ length: 6372 }, () => ({ SegmentStatus: 'HK' })),
+      ...Array.from({ length: 1203 }, () => ({ SegmentStatus: 'HX' })),
+      ...Array.from({ length: 1001 }, () => ({ SegmentStatus: 'UN' })),
+    ];
+    const read = [{ report: 'air_segments_by_date', table: 'air_segments_by_date_3', records: async () => year }];
+    expect(await stateNotes('SELECT COUNT(*) FROM air_segments_by_date_3', read)).toEqual([
+      'air_segments_by_date_3 holds 6,372 of 8,576 segments confirmed; 2,204 not: ' +
+        `cancelled 2,204 (HX 1,203, UN 1,001). ${advice}`,
+    ]);
+  });
 });
