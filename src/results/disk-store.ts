@@ -173,6 +173,12 @@ export class DiskStore implements HeldResults {
 
   async list(owner?: string): Promise<ResultInfo[]> {
     await this.ready;
+    // One that left memory before its copy was written is listed once the copy is (see get).
+    for (const id of this.versions.keys()) {
+      if (this.kept.has(id) || this.memory.has(id)) continue;
+      await this.flush();
+      break;
+    }
     const held = this.memory.list() as ResultInfo[];
     const shown = new Set(held.map((r) => r.id));
     const out = [...held];

@@ -2,7 +2,8 @@
  * The disk side of held results (src/results/disk-store.ts) with real files in a temporary
  * folder and a clock of the test's own: results expire on disk with their TTL (at start-up and
  * while running), the folder stays within its budget (every key's files counted, the least
- * recently used deleted first), and two first uses of a kept result read it once.
+ * recently used deleted first), two first uses of a kept result read it once, and a result
+ * that left memory before its copy was written is listed and read back, not lost.
  */
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,11 +52,11 @@ interface Opened {
 
 const MINUTE = 60_000;
 
-function opener(root: string, clock: { t: number }, maxBytes = 1 << 30, secret = 'key-one') {
+function opener(root: string, clock: { t: number }, maxBytes = 1 << 30, secret = 'key-one', memoryBytes?: number) {
   return async (): Promise<Opened> => {
     const logs: string[] = [];
     const now = () => clock.t;
-    const memory = new ResultStore({ ttlMs: 10 * MINUTE, now });
+    const memory = new ResultStore({ ttlMs: 10 * MINUTE, now, ...(memoryBytes ? { maxBytes: memoryBytes } : {}) });
     const key = await openFolderKey(root, { secret, context: 'test' });
     const settings = { version: '1', REPORTS_OWNING_COMPANY_CODES: [], REPORTS_REDACT_PII: false };
     const store = new DiskStore({ memory, root, key, maxBytes, log: (l) => logs.push(l), now, settings });
@@ -225,5 +226,20 @@ describe('results kept on disk', () => {
     const b = await opener(root, clock)();
     await b.store.close();
     await expect(stat(leftover)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('lists and reads back a result that left memory before its copy was written', async () => {
+    const root = await tempRoot();
+    const clock = { t: Date.parse('2026-11-15T12:00:00Z') };
+    // Memory for about one of them: holding the second drops the first at once, in the same
+    // turn, while the first's copy is still queued behind the call's answer.
+    const a = await opener(root, clock, 1 << 30, 'key-one', 400_000)();
+    const first = await a.store.put(result(3_000, 1));
+    const second = await a.store.put(result(3_000, 2));
+    const listed = await a.store.list();
+    expect(listed.map((r) => r.id).sort()).toEqual([first.id, second.id].sort());
+    expect(listed.find((r) => r.id === first.id)?.totalRecords).toBe(3_000);
+    expect((await a.store.get(first.id)).records).toEqual(result(3_000, 1).records);
+    await a.store.close();
   });
 });
