@@ -436,8 +436,10 @@ function costNote(records: readonly Rec[], c: CostMeaning): string | undefined {
   const what = c.kind === 'hotel' ? 'a rate per night' : 'a rate per rental period (day, week or month)';
   // Stays fetched for a window of arrivals also have the cost of the window's nights (deriverFor).
   const inWindow = c.list === undefined && 'EstimatedCostInWindow' in records[0];
+  // A rental's cost is dated by its pick-up, as the service selects rentals: say so.
+  const whose = c.kind === 'car' ? ", each whole rental's from pick-up to drop-off" : '';
   return (
-    `${c.rate} is ${what}, not a cost: spend is EstimatedCost, per EstimatedCostCurrency` +
+    `${c.rate} is ${what}, not a cost: spend is EstimatedCost${whose}, per EstimatedCostCurrency` +
     `${inWindow ? ', and the spend on the nights in the window EstimatedCostInWindow' : ''} ` +
     `(${plural(priced, c.kind === 'hotel' ? 'stay' : 'rental')} priced` +
     `${unknown ? `; ${unknown} not priced, CostBasis says why` : ''}; unconfirmed ones have none).`

@@ -217,8 +217,11 @@ describe('cost, not rate', () => {
     expect([monthly, unstated]).toEqual([1, 1]);
     // The rate is never summed as spend: the summary gives its range, the cost its sums.
     expect(text).toMatch(/^- RateAmount \(a rate per rental period \(day, week or month\), not spend\): range per /m);
+    const priced = records.filter((r) => typeof r.EstimatedCost === 'number').length;
     expect(head.notes).toContain(
-      head.notes.find((n) => n.startsWith('RateAmount is a rate per rental period (day, week or month), not a cost: ')),
+      'RateAmount is a rate per rental period (day, week or month), not a cost: spend is EstimatedCost, each ' +
+        `whole rental's from pick-up to drop-off, per EstimatedCostCurrency (${priced} rentals priced; ${unstated} ` +
+        'not priced, CostBasis says why; unconfirmed ones have none).',
     );
     const next = /^Next, confirmed rentals and their estimated cost per vendor: query_report (.*)$/m.exec(text);
     expect(next).not.toBeNull();
