@@ -70,7 +70,15 @@ export interface DiskStoreOptions {
   /** This server's settings (disk/kept-settings.ts): written with every result, and a result
    *  kept under others is dropped at its first use. */
   settings: KeptSettings;
+  /** Resolves once tool calls are quiet, or `withinMs` from now (server/quiet.ts): each copy
+   *  waits for it, so that writing it takes no CPU from a call that comes next. Without it, a
+   *  copy is written on the event loop's next turn. */
+  quiet?: (withinMs: number) => Promise<void>;
 }
+
+/** A copy waits for quiet at most this long after its result was held: while calls keep
+ *  coming, it is on disk within about this much (a flush or a stop writes it at once). */
+export const WRITE_WITHIN_MS = 2_000;
 
 export class DiskStore implements HeldResults {
   private readonly memory: ResultStore;
@@ -81,6 +89,11 @@ export class DiskStore implements HeldResults {
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly settings: KeptSettings;
+  private readonly quiet: DiskStoreOptions['quiet'];
+  /** Lets the write waiting for quiet go now (flush). */
+  private hurry: (() => void) | undefined;
+  /** Flushes running: writes then go without waiting for quiet. */
+  private flushing = 0;
   /** How results kept as pages are fetched again (fetchPagesWith); without it, such a result
    *  is dropped at its first use. */
   private fetchAgain: FetchAgain | undefined;
@@ -110,6 +123,7 @@ export class DiskStore implements HeldResults {
     this.log = options.log;
     this.now = options.now ?? Date.now;
     this.settings = options.settings;
+    this.quiet = options.quiet;
     // Expired, deleted: gone from disk too. Dropped for the memory budget: still kept, read back when next used.
     this.memory.onDropped((r, reason) => {
       if (reason !== 'expired' && reason !== 'deleted') return;
@@ -201,11 +215,17 @@ export class DiskStore implements HeldResults {
   /** Waits for the writes (and deletions) asked so far. */
   async flush(): Promise<void> {
     await this.ready;
-    let writes: Promise<void>;
-    do {
-      writes = this.writes;
-      await writes;
-    } while (writes !== this.writes);
+    this.flushing++;
+    this.hurry?.();
+    try {
+      let writes: Promise<void>;
+      do {
+        writes = this.writes;
+        await writes;
+      } while (writes !== this.writes);
+    } finally {
+      this.flushing--;
+    }
   }
 
   /** Stops the expiry sweep and waits for the writes asked so far (a server stopping keeps what it holds). */
@@ -309,16 +329,31 @@ export class DiskStore implements HeldResults {
     if (withRecords) this.owesRecords.add(result.id);
     // Its last use is now, when it was held, not when its turn to be written comes.
     const at = this.now();
-    // Begun on the event loop's next turn: the call that held the result answers first (its
-    // answer is written in this turn), and the copy's CPU (stringify, compress, seal: about 1 ms
-    // for 100 records) does not delay it.
+    // Begun on the event loop's next turn at the earliest: the call that held the result answers
+    // first (its answer is written in this turn), and the copy's CPU does not delay it; then,
+    // with `quiet`, once calls are quiet, so that it does not delay the next call either.
+    const deadline = performance.now() + WRITE_WITHIN_MS;
     this.writes = this.writes
       .then(() => nextTurn())
+      .then(() => this.turnToWrite(deadline))
       .then(() => this.write(result, version, at, pages))
       .catch((err) => {
         void pages?.copy.abandon();
         this.writeFailed(result, err);
       });
+  }
+
+  /** Resolves when the next copy may be written: calls quiet, its deadline (performance.now())
+   *  passed, or a flush asking for it. Writes run one at a time, so one waits at most. */
+  private turnToWrite(deadline: number): Promise<void> {
+    if (!this.quiet || this.flushing > 0) return Promise.resolve();
+    const quiet = this.quiet;
+    return new Promise<void>((resolve) => {
+      this.hurry = resolve;
+      void quiet(Math.max(0, deadline - performance.now())).then(resolve);
+    }).finally(() => {
+      this.hurry = undefined;
+    });
   }
 
   private async write(result: StoredResult, version: number, at: number, pages?: KeptPages): Promise<void> {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { oneLine, ReportsError, redact } from '../errors.js';
 import type { Logger } from '../log.js';
-import { whileCalling } from './reclaim.js';
+import { whileCalling } from './quiet.js';
 
 /**
  * The one place where a thrown error becomes an MCP tool error (docs/architecture.md):
@@ -34,7 +34,7 @@ export function toolErrorResult(
 }
 
 /** A tool's handler as registered: what it throws answered as a tool error, and counted as a call
- *  running while it runs (server/reclaim.ts holds its full collections until calls are quiet). */
+ *  running while it runs (quiet.ts: the work that waits until calls are quiet). */
 export function guard<A extends unknown[]>(
   tool: string,
   secrets: readonly string[],

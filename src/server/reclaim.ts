@@ -12,22 +12,19 @@
  * written: the pause is a small part of the fetch that made the garbage, and the page buffers
  * outside V8's heap are given back before the next one piles up its own (six such reports
  * back to back, collected only once calls were quiet, left RSS at 1.28x the budget, against
- * 1.08x). After evictions it waits until no tool call has run for QUIET_MS: with the budget
- * full they add up to 16 MB with every 16 MB of new results, and 50 calls of 2,000 records at
- * once, back to back, paid two or three pauses of 225-300 ms a round, a round's time growing
- * from 1.6 to 2.4 s as the heap filled (bench case 5). While calls keep coming, V8's own
- * collections, which mostly run beside the program, free that garbage.
+ * 1.13x). After evictions it waits until tool calls are quiet (quiet.ts): with the budget full
+ * they add up to 16 MB with every 16 MB of new results, and 50 calls of 2,000 records at once,
+ * back to back, paid two or three pauses of 225-300 ms a round, a round's time growing from 1.6
+ * to 2.4 s as the heap filled (bench case 5). While calls keep coming, V8's own collections,
+ * which mostly run beside the program, free that garbage.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { whenQuiet } from './quiet.js';
 
 /** A result holding this much (about 40,000 air segments) is large; evictions adding up to
  *  this much too. */
 export const RECLAIM_AFTER_BYTES = 16 * 1024 * 1024;
-
-/** How long no tool call runs before a collection after evictions runs: longer than a
- *  client's turn between back-to-back calls, far shorter than a person's or a model's. */
-export const QUIET_MS = 250;
 
 let collect: (() => void) | undefined;
 
@@ -41,56 +38,28 @@ function collector(): () => void {
 }
 
 let evicted = 0;
-/** Tool calls running now. */
-let running = 0;
-/** A collection after evictions is waiting for calls to be quiet; `timer` counts the quiet. */
-let wanted = false;
-let timer: NodeJS.Timeout | undefined;
-/** A collection after a large put is due on the next turn. */
-let soon = false;
+/** A collection is due: on the next turn, or once calls are quiet. */
+let due = false;
 
 /** After a result of `bytes` was put: collects when it is large, on the next turn. */
 export function reclaimAfterPut(bytes: number): void {
-  if (bytes < RECLAIM_AFTER_BYTES || soon) return;
-  soon = true;
-  setImmediate(collectNow);
+  if (bytes < RECLAIM_AFTER_BYTES) return;
+  due = true;
+  setImmediate(collectOnce);
 }
 
 /** After a result of `bytes` was evicted: collects once evictions add up and calls are quiet. */
 export function reclaimAfterEviction(bytes: number): void {
   evicted += bytes;
-  if (evicted < RECLAIM_AFTER_BYTES || soon) return;
-  wanted = true;
-  whenQuiet();
+  if (evicted < RECLAIM_AFTER_BYTES || due) return;
+  due = true;
+  void whenQuiet().then(collectOnce);
 }
 
-/** Runs a tool call; no collection after evictions starts while it runs. */
-export async function whileCalling<T>(call: () => Promise<T>): Promise<T> {
-  running++;
-  clearTimeout(timer);
-  timer = undefined;
-  try {
-    return await call();
-  } finally {
-    running--;
-    whenQuiet();
-  }
-}
-
-/** The wanted collection once no call has run for QUIET_MS. */
-function whenQuiet(): void {
-  if (!wanted || running > 0 || timer) return;
-  timer = setTimeout(collectNow, QUIET_MS);
-  // Nothing is left to give back once the process is ending.
-  timer.unref();
-}
-
-/** One collection, which answers every one asked for until now. */
-function collectNow(): void {
-  soon = false;
-  wanted = false;
+/** One collection answers every one asked for until it runs. */
+function collectOnce(): void {
+  if (!due) return;
+  due = false;
   evicted = 0;
-  clearTimeout(timer);
-  timer = undefined;
   collector()();
 }

@@ -13,6 +13,7 @@ import { Limiter } from '../upstream/limiter.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { Sandbox, SandboxOptions } from './demo-upstream.js';
 import { JoinedCalls } from './joined-calls.js';
+import { whenQuiet } from './quiet.js';
 import { reclaimAfterEviction } from './reclaim.js';
 
 /**
@@ -199,7 +200,8 @@ async function keptOnDisk(memory: ResultStore, config: Config, source: KeySource
       REPORTS_OWNING_COMPANY_CODES: config.owningCompanyCodes ?? [],
       REPORTS_REDACT_PII: config.redactPii,
     };
-    const store = new DiskStore({ memory, root, key, maxBytes: config.resultsDiskBytes, log, settings });
+    const maxBytes = config.resultsDiskBytes;
+    const store = new DiskStore({ memory, root, key, maxBytes, log, settings, quiet: whenQuiet });
     return { store, maskKey: key.maskKey };
   } catch (err) {
     log(

@@ -3,14 +3,16 @@
  * folder and a clock of the test's own: results expire on disk with their TTL (at start-up and
  * while running), the folder stays within its budget (every key's files counted, the least
  * recently used deleted first), two first uses of a kept result read it once, and a result
- * that left memory before its copy was written is listed and read back, not lost.
+ * that left memory before its copy was written is listed and read back, not lost. A copy
+ * waits for tool calls to be quiet (at most WRITE_WITHIN_MS), and a flush writes it at once.
  */
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFolderKey } from '../../src/results/disk/folder-key.js';
-import { DiskStore } from '../../src/results/disk-store.js';
+import { DiskStore, WRITE_WITHIN_MS } from '../../src/results/disk-store.js';
 import { type NewResult, ResultStore } from '../../src/results/store.js';
 
 const folders: string[] = [];
@@ -241,5 +243,39 @@ describe('results kept on disk', () => {
     expect(listed.find((r) => r.id === first.id)?.totalRecords).toBe(3_000);
     expect((await a.store.get(first.id)).records).toEqual(result(3_000, 1).records);
     await a.store.close();
+  });
+
+  it('writes a copy once calls are quiet, within WRITE_WITHIN_MS, and at once when flushed', async () => {
+    const root = await tempRoot();
+    const waits: number[] = [];
+    let quietNow = () => {};
+    const quiet = (withinMs: number) => {
+      waits.push(withinMs);
+      return new Promise<void>((resolve) => {
+        quietNow = resolve;
+      });
+    };
+    const memory = new ResultStore({ ttlMs: 10 * MINUTE });
+    const key = await openFolderKey(root, { secret: 'key-one', context: 'test' });
+    const settings = { version: '1', REPORTS_OWNING_COMPANY_CODES: [], REPORTS_REDACT_PII: false };
+    const store = new DiskStore({ memory, root, key, maxBytes: 1 << 30, log: () => {}, settings, quiet });
+    await store.ready;
+    const first = await store.put(result(100, 1));
+    await sleep(50);
+    expect(await keptStems(root)).toEqual([]);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(WRITE_WITHIN_MS - 100);
+    expect(waits[0]).toBeLessThanOrEqual(WRITE_WITHIN_MS);
+    quietNow();
+    for (let i = 0; i < 100 && !(await keptStems(root)).length; i++) await sleep(10);
+    expect(await keptStems(root)).toEqual([stem(first.id)]);
+    // The next one waits in its turn; a flush (get of a result not in memory, list, a stop) does not.
+    const second = await store.put(result(100, 2));
+    await sleep(50);
+    expect(waits).toHaveLength(2);
+    expect(await keptStems(root)).toEqual([stem(first.id)]);
+    await store.flush();
+    expect(await keptStems(root)).toEqual([stem(first.id), stem(second.id)].sort());
+    await store.close();
   });
 });

@@ -3,7 +3,8 @@
  * copied as they are read, and the pages accepted from them, are read back by Offset exactly as
  * sent (a body whose page was not accepted left out), only with their key and the nonce the
  * result's description names; a page whose body was not copied spoils the copy, an
- * abandoned copy leaves no file behind, and a copy given no body makes none.
+ * abandoned copy leaves no file behind, and a copy given no body makes none. A copy opens its
+ * file once OPEN_AFTER bytes are sealed; a smaller one makes its file whole at finish.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageCopy, readPageCopy } from '../../src/results/disk/page-copy.js';
+import { OPEN_AFTER, PageCopy, readPageCopy } from '../../src/results/disk/page-copy.js';
 import { SealedFileError } from '../../src/results/disk/sealed-file.js';
 import { decodeWire } from '../../src/upstream/body-decode.js';
 
@@ -73,6 +74,31 @@ describe('a copy of the pages of a fetch', () => {
     flipped[flipped.length >> 1] ^= 0x01;
     await writeFile(path, flipped);
     await expect(readPageCopy(path, key, nonce)).rejects.toThrow('it does not authenticate');
+  });
+
+  it('a small copy makes no file before finish; a large one writes as its bodies come', async () => {
+    const folder = await mkdtemp(join(dir, 'open-'));
+    const small = new PageCopy(folder, key);
+    small.accept(0, small.body({ encoding: 'gzip', bytes: gzipSync(page(0)) }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await files(folder)).toEqual([]);
+    const { nonce } = await small.finish(join(folder, 'small.data'));
+    expect(await files(folder)).toEqual(['small.data']);
+    const back = await readPageCopy(join(folder, 'small.data'), key, nonce);
+    expect(decodeWire(back.get(0)!).toString('utf8')).toBe(page(0));
+    // Bodies that do not compress (random bytes as sent): past OPEN_AFTER the file is open.
+    const large = new PageCopy(folder, key);
+    const bodies = Array.from({ length: 5 }, () => randomBytes(OPEN_AFTER / 4));
+    bodies.forEach((bytes, i) => large.accept(i * 100, large.body({ encoding: 'gzip', bytes })));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const temporary = (await files(folder)).filter((f) => f.endsWith('.tmp'));
+    expect(temporary).toHaveLength(1);
+    expect((await readFile(join(folder, temporary[0]))).length).toBeGreaterThan(OPEN_AFTER);
+    const written = await large.finish(join(folder, 'large.data'));
+    expect(await files(folder)).toEqual(['large.data', 'small.data']);
+    const pages = await readPageCopy(join(folder, 'large.data'), key, written.nonce);
+    expect([...pages.keys()]).toEqual([0, 100, 200, 300, 400]);
+    expect(pages.get(300)?.bytes.equals(bodies[3])).toBe(true);
   });
 
   it('a page that cannot be kept spoils the copy; an abandoned copy leaves no file', async () => {

@@ -30,6 +30,9 @@ import { nonceOf, SealedFileError, sealer, unseal } from './sealed-file.js';
 
 const MAGIC = Buffer.from('TRP1', 'latin1');
 const ROLE = 'pages';
+/** Sealed bytes kept in memory before the file is opened: a few pages of 500 air segments as
+ *  the service compresses them (about 51 KB each). */
+export const OPEN_AFTER = 256 * 1024;
 
 /** What a result's `.meta` file says of its page copy, to fetch the same records again from it. */
 export interface PageCopyInfo {
@@ -48,18 +51,22 @@ export interface PageCopyInfo {
  * buffer, so it is written at once: a few tens of KB to the file system's cache), then which
  * page each accepted body gave. Bodies kept until their pages were accepted, or queued for a
  * write stream, outlived young collections: the peak of a 100,000-record fetch grew by about
- * as much as all its compressed pages. The file is opened, without waiting, when the first
- * body is copied (opened synchronously at the first page, it took about 1 ms of a small call's
- * answer): a fetch whose answers come uncompressed copies nothing and makes no file. Nothing
- * here throws: a failed write spoils the copy (the result is then kept as records).
+ * as much as all its compressed pages. So the file is opened, without waiting, once OPEN_AFTER
+ * bytes are sealed, and what is sealed after is written as it comes; a smaller copy (a report
+ * of a page or two) is kept until finish, which writes it whole with the rest of the result's
+ * copy, once calls are quiet (results/disk-store.ts): its file's open and writes took about
+ * 0.3 ms of a small call's main thread (opened synchronously at the first page, about 1 ms).
+ * A fetch whose answers come uncompressed copies nothing and makes no file. Nothing here
+ * throws: a failed write spoils the copy (the result is then kept as records).
  */
 export class PageCopy implements WireCopy {
   private fd: number | undefined;
   private readonly seal: ReturnType<typeof sealer>;
   private readonly tmp: string;
-  /** What was sealed before the file was open. */
+  /** What was sealed before the file was open, and its bytes. */
   private pending: Buffer[] | undefined;
-  /** Set when the first body is copied. */
+  private pendingBytes = 0;
+  /** Set once OPEN_AFTER bytes are sealed, or at finish. */
   private opened: Promise<void> | undefined;
   private bodies = 0;
   private accepted = 0;
@@ -82,7 +89,6 @@ export class PageCopy implements WireCopy {
     const number = this.bodies++;
     // A copy spoiled already (a page before came uncompressed) makes no file.
     if (this.spoiled) return number;
-    this.opened ??= this.open();
     if (wire.encoding.length > 255) this.spoil();
     else this.frame(BODY, number, [encodingField(wire.encoding), lengthField(wire.bytes.length), wire.bytes]);
     return number;
@@ -114,7 +120,7 @@ export class PageCopy implements WireCopy {
 
   /** Seals the copy and puts it at `path`; answers its bytes and its nonce (hex). */
   async finish(path: string): Promise<{ bytes: number; nonce: string }> {
-    await this.opened;
+    if (this.whole) await (this.opened ??= this.open());
     // An accepted page came in a copied body, so a whole copy has its file.
     if (!this.whole) throw new Error('the copy of the pages is not whole');
     try {
@@ -165,8 +171,13 @@ export class PageCopy implements WireCopy {
 
   /** Sealed bytes, written at once, or kept until the file is open. */
   private put(chunk: Buffer): void {
-    if (this.pending) this.pending.push(chunk);
-    else this.write(chunk);
+    if (!this.pending) {
+      this.write(chunk);
+      return;
+    }
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes > OPEN_AFTER) this.opened ??= this.open();
   }
 
   private flush(): void {
