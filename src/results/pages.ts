@@ -6,6 +6,7 @@
  */
 import { recordLine, recordsToCsv, topLevelColumns } from './csv.js';
 import { fitValue, jsonStringBytes } from './cut.js';
+import { escapedJsonBytes } from './json-size.js';
 
 /** Bytes of page text per message; the rest of 1,048,576 is room for the answer's frame. */
 export const PAGE_TEXT_BYTES = 1_000_000;
@@ -22,7 +23,7 @@ export function jsonPages(records: readonly Rec[]): Rec[][] {
   let pages = jsonCache.get(records);
   if (!pages) {
     const budget = PAGE_TEXT_BYTES - JSON_FRAME_BYTES;
-    pages = split(records, budget, (r) => escapedBytes(JSON.stringify(r)) + 1);
+    pages = split(records, budget, (r) => escapedJsonBytes(r) + 1);
     jsonCache.set(records, pages);
   }
   return pages;
@@ -40,19 +41,6 @@ export function csvPages(records: readonly Rec[]): { columns: string[]; pages: R
     csvCache.set(records, paged);
   }
   return paged;
-}
-
-/**
- * UTF-8 bytes of a record's JSON text once that text is itself written as a JSON string (the
- * page is the text of a resources/read answer): what jsonStringBytes gives, without a second
- * JSON.stringify of the whole text. JSON.stringify of a record leaves no control character and
- * no lone surrogate unescaped, so only its quotes and backslashes gain a byte each.
- */
-export function escapedBytes(json: string): number {
-  let extra = 0;
-  for (let i = json.indexOf('"'); i !== -1; i = json.indexOf('"', i + 1)) extra++;
-  for (let i = json.indexOf('\\'); i !== -1; i = json.indexOf('\\', i + 1)) extra++;
-  return Buffer.byteLength(json) + extra;
 }
 
 function split(records: readonly Rec[], budget: number, size: (r: Rec) => number): Rec[][] {

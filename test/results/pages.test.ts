@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonStringBytes } from '../../src/results/cut.js';
-import { escapedBytes, jsonPages, PAGE_TEXT_BYTES } from '../../src/results/pages.js';
+import { escapedBytes } from '../../src/results/json-size.js';
+import { jsonPages, PAGE_TEXT_BYTES } from '../../src/results/pages.js';
 
 /** A deterministic source of awkward characters: quotes, backslashes, controls, surrogates. */
 const PIECES = ['"', '\\', '\n', '\u0001', '\u001f', '\ud800', '\udfff', '😀', '\u2028', 'é', 'Zürich', 'a"b\\c', '/'];
