@@ -169,9 +169,8 @@ export class DiskStore implements HeldResults {
       this.used(id);
       return result;
     }
-    // Left memory before its copy was written (a result larger than the budget, dropped by the
-    // next one held at once): the copy is waited for, not answered as gone.
-    if (!this.kept.has(id) && this.versions.has(id)) await this.flush();
+    // The copy is waited for, not answered as gone.
+    if (this.unwritten(id)) await this.flush();
     const kept = this.kept.get(id);
     if (kept && !this.expired(kept)) return this.readBack(id, kept);
     if (kept) this.expire(id, kept);
@@ -187,12 +186,8 @@ export class DiskStore implements HeldResults {
 
   async list(owner?: string): Promise<ResultInfo[]> {
     await this.ready;
-    // One that left memory before its copy was written is listed once the copy is (see get).
-    for (const id of this.versions.keys()) {
-      if (this.kept.has(id) || this.memory.has(id)) continue;
-      await this.flush();
-      break;
-    }
+    // Listed once its copy is written.
+    if ([...this.versions.keys()].some((id) => this.unwritten(id))) await this.flush();
     const held = this.memory.list() as ResultInfo[];
     const shown = new Set(held.map((r) => r.id));
     const out = [...held];
@@ -202,6 +197,12 @@ export class DiskStore implements HeldResults {
       else out.push(infoOf(kept.meta));
     }
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** Whether a result left memory before its copy was written (one larger than the budget,
+   *  dropped by the next one held at once): neither here nor on disk, its write queued. */
+  private unwritten(id: string): boolean {
+    return this.versions.has(id) && !this.kept.has(id) && !this.memory.has(id);
   }
 
   setExternalBytes(id: string, bytes: number): void {
