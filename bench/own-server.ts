@@ -174,7 +174,13 @@ export async function startOwnServer(baseUrl: string, env: Record<string, string
       }
     },
     warmUp: async () => {
+      const lines = heldBytes.length;
       await call(REPORT_TOOL, { DateStart: '20250101', DateEnd: '20251231', maxRecords: 500, fresh: true });
+      // The server logs a call's line after its answer (src/log.ts): the warm-up's, then none.
+      for (let waited = 0; heldBytes.length === lines; waited += 10) {
+        if (waited >= 5000) throw new Error(`the warm-up's log line did not come; stderr: ${tail.slice(-500)}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
       heldBytes.length = 0;
     },
     close: async () => {
