@@ -42,6 +42,7 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-function csvField(text: string): string {
+/** A cell's text as a CSV field: quoted, its quotes doubled, when it holds a comma, quote or line break. */
+export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
