@@ -13,11 +13,14 @@ import type { RunLimits, RunOutput, WorkerReply, WorkerRequest } from './protoco
 
 /**
  * Records sent to the worker per message: each chunk is flattened into prepared INSERTs. A
- * chunk of 2,000 (its copy and its rows) outlived the worker's 4 MB young generation and was
- * copied by its collections: 100,000 records took 2.7 s to build where chunks of 200 to 1,000
- * took 2.0-2.2 s, and the collector's threads a third of the CPU.
+ * chunk and its rows live until its INSERTs are done, and the worker's young generation is
+ * 4 MB (WORKER_LIMITS): a chunk of 2,000 took 2.7 s to build 100,000 records, and at 500
+ * most of a chunk was still live at each young collection, which copied it (the collector
+ * took 38% of the worker's CPU profile of 300,000 records). At 125 it took 7%: 300,000
+ * bench records built in 2.2-3.2 s against 3.6-3.7 at 500, 1,000,000 in 7.5-9.8 s against
+ * 14-19 (in process, same hour).
  */
-export const CHUNK_RECORDS = 500;
+export const CHUNK_RECORDS = 125;
 
 /** A held result whose tables a statement may read. */
 export interface TableSource {
