@@ -140,7 +140,7 @@ export class SqlEngine {
       const had = mine.get(source.id);
       if (had && had.updatedAt === source.updatedAt) continue;
       mine.delete(source.id);
-      const before = (await this.ask({ op: 'drop', owner, table: source.table })).bytes;
+      const before = tablesBytes(await this.ask({ op: 'drop', owner, table: source.table }));
       const records = await source.records();
       // The next chunk is copied to the worker while it inserts this one: one chunk ahead at
       // most, so no more than two are held as copies at once.
@@ -155,7 +155,7 @@ export class SqlEngine {
         inserting = added;
       }
       await inserting;
-      const after = (await this.ask({ op: 'finish', owner, table: source.table })).bytes;
+      const after = tablesBytes(await this.ask({ op: 'finish', owner, table: source.table }));
       mine.set(source.id, { table: source.table, updatedAt: source.updatedAt });
       this.options.onTableBytes?.(source.id, Math.max(0, after - before));
     }
@@ -247,4 +247,10 @@ function startWorker(): Worker {
       `The SQL engine's worker ${fileURLToPath(built)} is missing; run npm run build.`,
     );
   return new Worker(built, { resourceLimits: WORKER_LIMITS });
+}
+
+/** The bytes the owner's tables occupy, which the worker answers a drop and a finish with. */
+function tablesBytes(reply: { bytes?: number }): number {
+  if (reply.bytes === undefined) throw new ReportsError('server', "The SQL engine answered without its tables' size.");
+  return reply.bytes;
 }

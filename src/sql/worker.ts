@@ -55,7 +55,7 @@ async function answer(req: WorkerRequest): Promise<void> {
     const db = await database(req.owner);
     if (req.op === 'run' && namesAirports(req.sql)) db.addAirports(await airportRows());
     const value = handle(db, req);
-    reply = { id: req.id, ok: true, value, bytes: db.bytes() };
+    reply = { id: req.id, ok: true, value, ...(req.op === 'drop' || req.op === 'finish' ? { bytes: db.bytes() } : {}) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     reply = { id: req.id, ok: false, message, refused: err instanceof RefusedStatement };
