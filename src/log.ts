@@ -17,7 +17,8 @@ export function stderrLogger(secrets: readonly string[], enabled = true): Logger
  * host stderr is a pipe, whose write Node makes synchronously on Linux: 0.13-0.16 ms on the
  * bench's machine, which a report call's line, written before its answer, added to every
  * answer. At 'exit' (a stop, process.exit, an uncaught error) what still waits is written, so
- * only a SIGKILL loses a line, as it loses the answer in progress.
+ * only a process ended outright (SIGKILL, V8 out of memory) loses the lines of its last turn,
+ * as it loses the answer in progress.
  */
 let waiting: string[] = [];
 let exitListened = false;
