@@ -13,7 +13,7 @@
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { cellText, csvField, csvLine } from '../results/csv.js';
+import { cellText, csvLine } from '../results/csv.js';
 import { toNumber } from '../results/values.js';
 import type { ExportTable } from './table.js';
 
@@ -28,7 +28,7 @@ export async function writeCsv(path: string, table: ExportTable, records: readon
     const out = new LineBuffer(fd);
     out.put(`\uFEFF${csvLine(table.columns)}\r\n`);
     for (const r of records) {
-      if (out.put(`${csvValuesLine(table.valuesOf(r))}\r\n`)) await nextTurn();
+      if (out.put(`${csvLine(table.valuesOf(r), csvCell)}\r\n`)) await nextTurn();
     }
     out.flush();
   } finally {
@@ -65,20 +65,6 @@ class LineBuffer {
 
 function writeAll(fd: number, bytes: Buffer): void {
   for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-}
-
-/**
- * A record's line (without its CRLF): each value as csvCell writes it, as a CSV field. Built
- * as one string, without a list of cells, another of fields and their join: 15% less time
- * for the lines of 200,000 air segments (2.2 us a record against 2.6).
- */
-export function csvValuesLine(values: readonly unknown[]): string {
-  let line = '';
-  for (let i = 0; i < values.length; i++) {
-    if (i > 0) line += ',';
-    line += csvField(csvCell(values[i]));
-  }
-  return line;
 }
 
 /**
