@@ -7,11 +7,11 @@
  * summary, and bytes held for it elsewhere (its SQL tables) as reported through
  * setExternalBytes(). Dropping a result frees exactly what it was counted for.
  */
-import { randomBytes } from 'node:crypto';
 import { quote, ReportsError } from '../errors.js';
 import type { Interval } from '../upstream/paging/intervals.js';
 import { Compactor, compactRecords, listBytes } from '../upstream/record-memory.js';
 import type { PageCopy, PageCopyInfo } from './disk/page-copy.js';
+import { pooledRandomBytes } from './random-bytes.js';
 import { type Summary, summarize } from './summarize.js';
 
 export interface StoredResult {
@@ -317,20 +317,9 @@ export class ResultStore {
   }
 }
 
-/** Random bytes for result ids, drawn for 256 ids at a time: a draw is a call into the
- *  system's generator, 5-40 us here however few bytes it asks for. */
-let idBytes = Buffer.alloc(0);
-let idAt = 0;
-const ID_BYTES = 12;
-
 /** `r_` and 16 characters: 96 random bits, base64url. */
 function newResultId(): string {
-  if (idAt + ID_BYTES > idBytes.length) {
-    idBytes = randomBytes(ID_BYTES * 256);
-    idAt = 0;
-  }
-  idAt += ID_BYTES;
-  return `r_${idBytes.toString('base64url', idAt - ID_BYTES, idAt)}`;
+  return `r_${pooledRandomBytes(12).toString('base64url')}`;
 }
 
 /** A new held result: its id, table name, times, size and summary (the page-by-page one when given). */

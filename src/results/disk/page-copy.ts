@@ -20,12 +20,12 @@
  * A body whose page was not accepted (its request retried, the call's budget run out) is in
  * the file, and not read back.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, open as openFile, writeSync } from 'node:fs';
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WireBody } from '../../upstream/body-decode.js';
 import type { WireCopy } from '../../upstream/paging/types.js';
+import { pooledRandomBytes } from '../random-bytes.js';
 import { nonceOf, SealedFileError, sealer, unseal } from './sealed-file.js';
 
 const MAGIC = Buffer.from('TRP1', 'latin1');
@@ -75,7 +75,7 @@ export class PageCopy implements WireCopy {
   private removed: Promise<void> | undefined;
 
   constructor(folder: string, key: Buffer) {
-    this.tmp = join(folder, `pages-${randomBytes(6).toString('hex')}.tmp`);
+    this.tmp = join(folder, `pages-${pooledRandomBytes(6).toString('hex')}.tmp`);
     this.seal = sealer(key, ROLE, MAGIC);
     this.pending = [this.seal.header];
   }

@@ -13,7 +13,7 @@
  * batches. A file that does not authenticate (another key, a bit flipped, cut short) throws
  * before anything read from it is used.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -27,6 +27,7 @@ import {
   createGunzip,
   gunzipSync,
 } from 'node:zlib';
+import { pooledRandomBytes } from '../random-bytes.js';
 
 /** What the files written now begin with: their content is Brotli. */
 const MAGIC = Buffer.from('TRM2', 'latin1');
@@ -124,7 +125,7 @@ function writeWhole(path: string, key: Buffer, role: string, plain: Buffer): Pro
 
 /** A file's header (`magic`, a fresh nonce) and the cipher of its contents. */
 export function sealer(key: Buffer, role: string, magic: Buffer = MAGIC) {
-  const nonce = randomBytes(NONCE_BYTES);
+  const nonce = pooledRandomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(role, 'utf8'));
   return { header: Buffer.concat([magic, nonce]), nonce, cipher };
@@ -178,7 +179,7 @@ export function nonceOf(file: Buffer, magic: Buffer): Buffer {
  * to `path`, so a reader never sees half a file; the temporary file goes on failure.
  */
 async function writeAtomically(path: string, write: (tmp: string) => Promise<number>): Promise<number> {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${path}.${pooledRandomBytes(6).toString('hex')}.tmp`;
   try {
     const bytes = await write(tmp);
     await rename(tmp, path);
