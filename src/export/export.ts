@@ -3,7 +3,9 @@
  * query_report reads it), in the columns asked for, written as CSV or XLSX into the export
  * folder under a name from the report (or the caller's name) and the day.
  */
+import { findTransaction } from '../catalog/transactions.js';
 import { invalidInput, quote } from '../errors.js';
+import { meaningNotes } from '../results/derived.js';
 import { compilePath } from '../results/paths.js';
 import { fieldResolver, matchRecords, rowsOf } from '../results/query.js';
 import type { WhereClause } from '../results/query-schema.js';
@@ -39,6 +41,8 @@ export interface ExportOutcome {
   rows: number;
   columns: string[];
   bytes: number;
+  /** What the file's numbers mean, over the records written (see fileMeaning). */
+  meaning: string[];
 }
 
 export async function exportResult(
@@ -65,7 +69,44 @@ export async function exportResult(
     (n) => fileNameCandidate(stem, day, req.format, n),
     (tmp) => (req.format === 'csv' ? writeCsv(tmp, table, matched) : writeXlsx(tmp, table, matched, stored.report)),
   );
-  return { ...placed, format: req.format, rows: matched.length, columns: table.columns };
+  return {
+    ...placed,
+    format: req.format,
+    rows: matched.length,
+    columns: table.columns,
+    meaning: fileMeaning(stored.report, req, matched, table.columns),
+  };
+}
+
+/**
+ * The report's meaning notes (results/derived.ts) counted over the records written, as the
+ * report's answer says them over all it fetched: a spreadsheet shows RateAmount beside
+ * EstimatedCost and cancelled rows beside confirmed ones, and its reader sums a column. None
+ * for rows unnested from a list, which the meaning's paths do not describe. When `fields` left
+ * out a column the notes rest on, a note says which.
+ */
+function fileMeaning(
+  report: string,
+  req: ExportRequest,
+  written: readonly Record<string, unknown>[],
+  columns: readonly string[],
+): string[] {
+  const def = findTransaction(report);
+  if (!def || req.unnest !== undefined) return [];
+  const notes = meaningNotes(def, written, 'file').map((note) => `In the file: ${note}`);
+  const meaning = def.answer.meaning;
+  const restsOn = [
+    ...(meaning?.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
+    ...(meaning?.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),
+  ];
+  const missing = restsOn.filter((c) => !columns.includes(c));
+  if (notes.length && missing.length) {
+    const them = missing.length > 1 ? 'them' : 'it';
+    notes.push(
+      `The file has no ${missing.join(' or ')} column, which these notes rest on: export again with ${them} in fields.`,
+    );
+  }
+  return notes;
 }
 
 /** Most distinct values of a field listed when a filter on it matched nothing. */

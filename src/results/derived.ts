@@ -310,7 +310,12 @@ export function withDerived(summary: Summary, fields: readonly DerivedField[]): 
  * what the service's own totals do not say they count, and that a ticket's amounts are
  * counted once per ticket.
  */
-export function meaningNotes(def: TransactionDef, records: readonly Rec[]): string[] {
+export function meaningNotes(
+  def: TransactionDef,
+  records: readonly Rec[],
+  /** 'file': the records are an exported file's rows, which a spreadsheet sums as they are. */
+  reader: 'answer' | 'file' = 'answer',
+): string[] {
   const meaning = def.answer.meaning;
   if (!meaning) return [];
   const notes: string[] = [];
@@ -343,10 +348,14 @@ export function meaningNotes(def: TransactionDef, records: readonly Rec[]): stri
     const tickets = new Set(
       records.map((r) => r[grain.ticket]).filter((t) => t !== undefined && t !== null && t !== ''),
     );
+    // Our totals count a ticket once; a sum down a file's rows counts it once per coupon.
+    const totals =
+      reader === 'file'
+        ? `a sum down the rows counts a ticket once per coupon: total each ${grain.ticket} once`
+        : `totals count each ${grain.ticket} once`;
     notes.push(
       `${grain.amounts.join(', ')} ${grain.amounts.length === 1 ? 'is' : 'are'} the ticket's, repeated on every ` +
-        `coupon: totals count each ${grain.ticket} once ` +
-        `(${plural(tickets.size, 'ticket')} in ${plural(records.length, 'coupon record')}).`,
+        `coupon: ${totals} (${plural(tickets.size, 'ticket')} in ${plural(records.length, 'coupon record')}).`,
     );
   }
   return notes;

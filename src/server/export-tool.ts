@@ -95,9 +95,11 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
             timeZone: rt.config.timeZone,
           },
         );
+        const { meaning, ...file } = out;
         const notes: string[] = [...dates.notes];
         const incomplete = incompleteLine(coverageOf(stored));
         if (incomplete) notes.push(`${incomplete} The file holds only what was fetched.`);
+        notes.push(...meaning.map(rt.redact.text));
         if (out.format === 'xlsx')
           notes.push(
             'Dates are written as the time each record states, in its own UTC offset (spreadsheets keep no zone).',
@@ -105,7 +107,7 @@ export function registerExportTool(server: McpServer, rt: Runtime): void {
         const structured = {
           resultId: stored.id,
           report: stored.report,
-          ...out,
+          ...file,
           complete: stored.complete,
           notes,
         };

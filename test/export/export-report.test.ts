@@ -361,3 +361,80 @@ async function xlsxText(path: string): Promise<string> {
 function listAll(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
 }
+
+describe('export_report says what the numbers in the file mean, counted over its rows', () => {
+  /** The CSV's rows as objects by header. */
+  function csvRecords(path: string): Record<string, string>[] {
+    const [header, ...lines] = parseCsv(readFileSync(path, 'utf8').slice(1));
+    return lines.map((cells) => Object.fromEntries(header.map((c, i) => [c, cells[i]])));
+  }
+
+  it('hotel stays: the states and the rate against the cost, as the file holds them', async () => {
+    const r = await s.call('hotel_segments', { DateStart: '20261101', DateEnd: '20261130' });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const id = (r.structuredContent as { resultId: string }).resultId;
+    const out = await exported({ resultId: id, format: 'csv' });
+    const rows = csvRecords(out.path);
+    expect(rows).toHaveLength(out.rows);
+    const confirmed = rows.filter((row) => row.SegmentState === 'confirmed').length;
+    const priced = rows.filter((row) => row.EstimatedCost !== '').length;
+    // The demo's November holds cancelled stays beside confirmed ones (the case this is for).
+    expect(confirmed).toBeGreaterThan(0);
+    expect(confirmed).toBeLessThan(rows.length);
+    const state = out.notes.find((n) => n.startsWith('In the file: Segment states: '));
+    expect(state).toContain(`${confirmed} of ${rows.length} segments confirmed; ${rows.length - confirmed} not:`);
+    const rate = out.notes.find((n) => n.startsWith('In the file: RateAmount is a rate per night, not a cost'));
+    expect(rate).toContain('spend is EstimatedCost, per EstimatedCostCurrency');
+    expect(rate).toContain(`(${priced} stays priced`);
+    const text = textOf(await s.call('export_report', { resultId: id, format: 'csv' }));
+    expect(text).toContain(state);
+    expect(text).toContain(rate);
+
+    // Only the confirmed ones, without the columns the notes rest on: the notes say so.
+    const narrow = await exported({
+      resultId: id,
+      format: 'csv',
+      where: [{ field: 'SegmentState', op: 'eq', value: 'confirmed' }],
+      fields: ['RecordLocator', 'RateAmount'],
+    });
+    expect(narrow.rows).toBe(confirmed);
+    expect(narrow.notes).toContain(`In the file: All ${confirmed} segments are confirmed (SegmentState).`);
+    expect(narrow.notes).toContain(
+      'The file has no SegmentState or EstimatedCost or EstimatedCostCurrency column, which these notes rest on: ' +
+        'export again with them in fields.',
+    );
+  });
+
+  it('coupons: amounts repeated on every coupon, with the tickets the file holds', async () => {
+    const where = [{ field: 'Account', op: 'in', value: ['ACME', 'GLOBEX'] }];
+    const out = await exported({ resultId: couponsId, format: 'csv', where });
+    const rows = csvRecords(out.path);
+    const tickets = new Set(rows.map((row) => row.TktNumber).filter((t) => t !== ''));
+    expect(tickets.size).toBeGreaterThan(0);
+    expect(out.notes.filter((n) => n.includes('repeated on every coupon'))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          "^In the file: FOPFare, .* are the ticket's, repeated on every coupon: a sum down the rows counts a " +
+            `ticket once per coupon: total each TktNumber once \\(${tickets.size} tickets? in ${rows.length} ` +
+            'coupon records?\\)\\.$',
+        ),
+      ),
+    ]);
+  });
+
+  it('says nothing of the kind for rows unnested from a list, which the notes do not describe', async () => {
+    const hotels = await s.call('hotel_segments', { DateStart: '20261101', DateEnd: '20261130' });
+    const hotelsId = (hotels.structuredContent as { resultId: string }).resultId;
+    const { rows } = await queryRows({ resultId: hotelsId, fields: ['RecordLocator'] });
+    const locators = [...new Set(rows.map((row) => String(row.RecordLocator)))].slice(0, 5);
+    const r = await s.call('pnr_segments', { RecordLocator: locators });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const id = (r.structuredContent as { resultId: string }).resultId;
+    const whole = await exported({ resultId: id, format: 'csv' });
+    expect(whole.notes.some((n) => /^In the file: (Segment states: |All [\d,]+ segments are confirmed)/.test(n))).toBe(
+      true,
+    );
+    const unnested = await exported({ resultId: id, format: 'csv', unnest: 'Segments.AirSegments' });
+    expect(unnested.notes.filter((n) => n.startsWith('In the file: '))).toEqual([]);
+  });
+});
