@@ -1,8 +1,8 @@
 /**
  * Random bytes from the system's generator, drawn a block at a time: each draw is a call into
  * the generator, 5-40 us on the bench's machine however few bytes it asks for, and a small
- * report's result asked for five (its id, two nonces and three file names of its copy on
- * disk). Each byte of a block is given out once, as a copy of its own.
+ * report's result asks for five: its id, and the two nonces and two temporary file names of
+ * its copy on disk. Each byte of a block is given out once, as a copy of its own.
  */
 import { randomBytes } from 'node:crypto';
 
