@@ -4,6 +4,7 @@
  * folder under a name from the report (or the caller's name) and the day.
  */
 import { findTransaction } from '../catalog/transactions.js';
+import type { RecordMeaning } from '../catalog/types.js';
 import { invalidInput, quote } from '../errors.js';
 import { meaningNotes } from '../results/derived.js';
 import { compilePath } from '../results/paths.js';
@@ -52,7 +53,7 @@ export async function exportResult(
 ): Promise<ExportOutcome> {
   // Every input is checked before anything touches the disk.
   const stem = checkStem(req.name ?? stored.report, req.name === undefined ? 'report' : 'name');
-  const { rows } = rowsOf(stored.records, req.unnest, stored.report);
+  const { rows, unnest } = rowsOf(stored.records, req.unnest, stored.report);
   const matched = matchRecords(rows, req.where);
   if (!matched.length) throw nothingToExport(rows, req);
   const table = exportTable(rows, req.fields);
@@ -74,30 +75,33 @@ export async function exportResult(
     format: req.format,
     rows: matched.length,
     columns: table.columns,
-    meaning: fileMeaning(stored.report, req, matched, table.columns),
+    meaning: fileMeaning(stored.report, unnest, matched, table.columns),
   };
 }
 
 /**
- * The report's meaning notes (results/derived.ts) counted over the records written, as the
+ * The report's meaning notes (results/derived.ts) counted over the rows written, as the
  * report's answer says them over all it fetched: a spreadsheet shows RateAmount beside
- * EstimatedCost and cancelled rows beside confirmed ones, and its reader sums a column. None
- * for rows unnested from a list, which the meaning's paths do not describe. When `fields` left
- * out a column the notes rest on, a note says which.
+ * EstimatedCost and cancelled rows beside confirmed ones, and its reader sums a column. Rows
+ * unnested from a list are that list's items: what the meaning says of those items (their
+ * states, their rates) is said of the rows. When the columns leave out one the notes rest on, a
+ * note says which.
  */
 function fileMeaning(
   report: string,
-  req: ExportRequest,
+  unnest: string | undefined,
   written: readonly Record<string, unknown>[],
   columns: readonly string[],
 ): string[] {
   const def = findTransaction(report);
-  if (!def || req.unnest !== undefined) return [];
-  const notes = meaningNotes(def, written, 'file').map((note) => `In the file: ${note}`);
-  const meaning = def.answer.meaning;
+  const meaning = unnest === undefined ? def?.answer.meaning : itemsMeaning(def?.answer.meaning, unnest);
+  if (!def || !meaning) return [];
+  const notes = meaningNotes({ ...def, answer: { ...def.answer, meaning } }, written, 'file').map(
+    (note) => `In the file: ${note}`,
+  );
   const restsOn = [
-    ...(meaning?.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
-    ...(meaning?.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),
+    ...(meaning.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
+    ...(meaning.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),
   ];
   const missing = restsOn.filter((c) => !columns.includes(c));
   if (notes.length && missing.length) {
@@ -107,6 +111,16 @@ function fileMeaning(
     );
   }
   return notes;
+}
+
+/** The meaning of the items of the list at `list`, each a row of its own: its segments and
+ *  costs as a flat report's. What is said of whole records (a ticket's amounts, travel flags,
+ *  the service's totals) is not said of an item. */
+function itemsMeaning(meaning: RecordMeaning | undefined, list: string): RecordMeaning | undefined {
+  const segments = meaning?.segments?.filter((s) => s.list === list).map(({ list: _list, ...s }) => s) ?? [];
+  const costs = meaning?.costs?.filter((c) => c.list === list).map(({ list: _list, ...c }) => c) ?? [];
+  if (!segments.length && !costs.length) return undefined;
+  return { ...(segments.length ? { segments } : {}), ...(costs.length ? { costs } : {}) };
 }
 
 /** Most distinct values of a field listed when a filter on it matched nothing. */

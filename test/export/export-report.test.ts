@@ -422,19 +422,46 @@ describe('export_report says what the numbers in the file mean, counted over its
     ]);
   });
 
-  it('says nothing of the kind for rows unnested from a list, which the notes do not describe', async () => {
+  it('rows unnested from a list of segments get the notes of those segments, counted from the file', async () => {
     const hotels = await s.call('hotel_segments', { DateStart: '20261101', DateEnd: '20261130' });
     const hotelsId = (hotels.structuredContent as { resultId: string }).resultId;
-    const { rows } = await queryRows({ resultId: hotelsId, fields: ['RecordLocator'] });
-    const locators = [...new Set(rows.map((row) => String(row.RecordLocator)))].slice(0, 5);
+    const { rows: stays } = await queryRows({
+      resultId: hotelsId,
+      fields: ['RecordLocator'],
+      where: [{ field: 'SegmentState', op: 'eq', value: 'cancelled' }],
+    });
+    // Bookings holding a cancelled stay, and a few more: their hotel items are not all confirmed.
+    const { rows: more } = await queryRows({ resultId: hotelsId, fields: ['RecordLocator'] });
+    const locators = [...new Set([...stays, ...more.slice(0, 6)].map((row) => String(row.RecordLocator)))];
     const r = await s.call('pnr_segments', { RecordLocator: locators });
     expect(r.isError, textOf(r)).toBeFalsy();
     const id = (r.structuredContent as { resultId: string }).resultId;
+
+    const out = await exported({ resultId: id, format: 'csv', unnest: 'Segments.HotelSegments' });
+    const rows = csvRecords(out.path);
+    expect(rows.length).toBe(out.rows);
+    const confirmed = rows.filter((row) => row.SegmentState === 'confirmed').length;
+    expect(confirmed).toBeLessThan(rows.length);
+    const priced = rows.filter((row) => row.EstimatedCost !== '').length;
+    const inFile = out.notes.filter((n) => n.startsWith('In the file: '));
+    expect(inFile).toHaveLength(2);
+    expect(inFile[0]).toMatch(
+      new RegExp(
+        `^In the file: Segment states: ${confirmed} of ${rows.length} segments confirmed; ${rows.length - confirmed} not: cancelled `,
+      ),
+    );
+    expect(inFile[1]).toMatch(
+      new RegExp(
+        `^In the file: Rate is a rate per night, not a cost: spend is EstimatedCost, .*\\(${priced} stays? priced`,
+      ),
+    );
+    // Nothing of the bookings' other lists: no car rentals' rates, no air segments' states.
+    expect(inFile.join(' ')).not.toContain('rental');
+
+    // The bookings whole: the notes are of every list they hold.
     const whole = await exported({ resultId: id, format: 'csv' });
     expect(whole.notes.some((n) => /^In the file: (Segment states: |All [\d,]+ segments are confirmed)/.test(n))).toBe(
       true,
     );
-    const unnested = await exported({ resultId: id, format: 'csv', unnest: 'Segments.AirSegments' });
-    expect(unnested.notes.filter((n) => n.startsWith('In the file: '))).toEqual([]);
   });
 });
