@@ -93,12 +93,10 @@ function fileMeaning(
   written: readonly Record<string, unknown>[],
   columns: readonly string[],
 ): string[] {
-  const def = findTransaction(report);
-  const meaning = unnest === undefined ? def?.answer.meaning : itemsMeaning(def?.answer.meaning, unnest);
-  if (!def || !meaning) return [];
-  const notes = meaningNotes({ ...def, answer: { ...def.answer, meaning } }, written, 'file').map(
-    (note) => `In the file: ${note}`,
-  );
+  const declared = findTransaction(report)?.answer.meaning;
+  const meaning = unnest === undefined ? declared : itemsMeaning(declared, unnest);
+  if (!meaning) return [];
+  const notes = meaningNotes(meaning, written, 'file').map((note) => `In the file: ${note}`);
   const restsOn = [
     ...(meaning.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
     ...(meaning.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),

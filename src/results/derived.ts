@@ -15,7 +15,7 @@
  *   and `FailureReason`, an app activity's `ReportName`.
  */
 import { SEGMENT_STATES, type SegmentState, segmentState } from '../catalog/segment-states.js';
-import type { CostMeaning, RecordMeaning, TransactionDef } from '../catalog/types.js';
+import type { CostMeaning, RecordMeaning } from '../catalog/types.js';
 import { decodeServiceDate } from '../upstream/service-date.js';
 import { minorUnits, roundMoney } from './money.js';
 import { nightsWindow } from './nights-window.js';
@@ -311,12 +311,11 @@ export function withDerived(summary: Summary, fields: readonly DerivedField[]): 
  * counted once per ticket.
  */
 export function meaningNotes(
-  def: TransactionDef,
+  meaning: RecordMeaning | undefined,
   records: readonly Rec[],
   /** 'file': the records are an exported file's rows, which a spreadsheet sums as they are. */
   reader: 'answer' | 'file' = 'answer',
 ): string[] {
-  const meaning = def.answer.meaning;
   if (!meaning) return [];
   const notes: string[] = [];
   if (!records.length) return [];

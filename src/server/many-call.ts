@@ -92,7 +92,7 @@ export async function callMany(
   // The fields each fetch derived (FetchRequest.prepare), listed as a report's summary lists them.
   const derived = (await deriverFor(def.answer.meaning, query))?.fields ?? [];
   const summary = withDerived(summarize(records, { report: def.tool }), derived);
-  notes.push(...meaningNotes(def, records));
+  notes.push(...meaningNotes(def.answer.meaning, records));
   const days = writeDaysAsDates(records, summary);
   if (days.length) notes.push(daysNote(days));
   const complete = parts.every((p) => p.complete && !p.failed);

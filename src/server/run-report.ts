@@ -109,7 +109,7 @@ export async function runReport(
     notes: [
       ...outcome.notes,
       ...fetched.notes,
-      ...meaningNotes(def, records),
+      ...meaningNotes(def.answer.meaning, records),
       // Masked records no longer hold the names a filter may name: the check reads them unmasked only.
       ...(rt.config.redactPii ? [] : ignoredFilterNotes(def, query, records)),
     ]
@@ -297,7 +297,7 @@ export async function continueReport(
       ...outcome.notes,
       ...scope.notes(),
       ...meaningNotes(
-        def,
+        def.answer.meaning,
         pages.flatMap((p) => p.records),
       ),
       ...(days.length ? [daysNote(days)] : []),
