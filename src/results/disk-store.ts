@@ -383,9 +383,9 @@ export class DiskStore implements HeldResults {
     }
     this.owesRecords.delete(id);
     const meta = metaOf(result, copy, this.settings);
-    const metaBytes = await writeSealedJson(metaPath, this.key, `meta:${id}`, meta);
+    // Its time is its last use (see the top of this file).
     const lastUsed = at;
-    await utimes(metaPath, lastUsed / 1000, lastUsed / 1000);
+    const metaBytes = await writeSealedJson(metaPath, this.key, `meta:${id}`, meta, lastUsed);
     this.kept.set(id, { meta, lastUsed, touched: lastUsed, bytes: metaBytes + dataBytes });
     // Dropped while it was written: its files go too.
     if (!this.versions.has(id)) this.forget(id);

@@ -27,6 +27,7 @@ import type { WireBody } from '../../upstream/body-decode.js';
 import type { WireCopy } from '../../upstream/paging/types.js';
 import { pooledRandomBytes } from '../random-bytes.js';
 import { nonceOf, SealedFileError, sealer, unseal } from './sealed-file.js';
+import { writeWholeFile } from './whole-file.js';
 
 const MAGIC = Buffer.from('TRP1', 'latin1');
 const ROLE = 'pages';
@@ -120,15 +121,22 @@ export class PageCopy implements WireCopy {
 
   /** Seals the copy and puts it at `path`; answers its bytes and its nonce (hex). */
   async finish(path: string): Promise<{ bytes: number; nonce: string }> {
-    if (this.whole) await (this.opened ??= this.open());
-    // An accepted page came in a copied body, so a whole copy has its file.
+    if (!this.whole) throw new Error('the copy of the pages is not whole');
+    const nonce = this.seal.nonce.toString('hex');
+    if (this.pending && !this.opened) {
+      // Never opened (a page or two): written whole, with one write (whole-file.ts).
+      const sealed = [...this.pending, this.seal.cipher.final(), this.seal.cipher.getAuthTag()];
+      this.pending = undefined;
+      return { bytes: await writeWholeFile(path, sealed), nonce };
+    }
+    // An accepted page came in a copied body, so a whole copy that is not pending has its file.
+    await this.opened;
     if (!this.whole) throw new Error('the copy of the pages is not whole');
     try {
-      this.write(this.seal.cipher.final());
-      this.write(this.seal.cipher.getAuthTag());
+      this.write(Buffer.concat([this.seal.cipher.final(), this.seal.cipher.getAuthTag()]));
       this.close();
       await rename(this.tmp, path);
-      return { bytes: this.bytes, nonce: this.seal.nonce.toString('hex') };
+      return { bytes: this.bytes, nonce };
     } catch (err) {
       await this.abandon();
       throw err;

@@ -15,7 +15,7 @@
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, unlink } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -28,6 +28,7 @@ import {
   gunzipSync,
 } from 'node:zlib';
 import { pooledRandomBytes } from '../random-bytes.js';
+import { tmpBeside, writeWholeFile } from './whole-file.js';
 
 /** What the files written now begin with: their content is Brotli. */
 const MAGIC = Buffer.from('TRM2', 'latin1');
@@ -48,9 +49,15 @@ export class SealedFileError extends Error {
   override readonly name = 'SealedFileError';
 }
 
-/** Writes `value` (JSON) sealed to `path`. */
-export async function writeSealedJson(path: string, key: Buffer, role: string, value: unknown): Promise<number> {
-  return writeWhole(path, key, role, Buffer.from(JSON.stringify(value), 'utf8'));
+/** Writes `value` (JSON) sealed to `path`, its modification time `mtimeMs` when given. */
+export async function writeSealedJson(
+  path: string,
+  key: Buffer,
+  role: string,
+  value: unknown,
+  mtimeMs?: number,
+): Promise<number> {
+  return writeWhole(path, key, role, Buffer.from(JSON.stringify(value), 'utf8'), mtimeMs);
 }
 
 /** Reads a file writeSealedJson wrote; throws SealedFileError when it does not authenticate. */
@@ -116,11 +123,11 @@ function* batches(records: readonly unknown[]): Generator<Buffer> {
 }
 
 /** Writes `plain` sealed to `path`, made whole in memory (a small file): one write, no streams. */
-function writeWhole(path: string, key: Buffer, role: string, plain: Buffer): Promise<number> {
+function writeWhole(path: string, key: Buffer, role: string, plain: Buffer, mtimeMs?: number): Promise<number> {
   const { header, cipher } = sealer(key, role);
-  const sealed = Buffer.concat([header, cipher.update(brotliCompressSync(plain, BROTLI)), cipher.final()]);
-  const file = Buffer.concat([sealed, cipher.getAuthTag()]);
-  return writeAtomically(path, (tmp) => writeFile(tmp, file, { flag: 'wx', mode: 0o600 }).then(() => file.length));
+  const sealed = cipher.update(brotliCompressSync(plain, BROTLI));
+  const last = cipher.final();
+  return writeWholeFile(path, [header, sealed, last, cipher.getAuthTag()], mtimeMs);
 }
 
 /** A file's header (`magic`, a fresh nonce) and the cipher of its contents. */
@@ -179,7 +186,7 @@ export function nonceOf(file: Buffer, magic: Buffer): Buffer {
  * to `path`, so a reader never sees half a file; the temporary file goes on failure.
  */
 async function writeAtomically(path: string, write: (tmp: string) => Promise<number>): Promise<number> {
-  const tmp = `${path}.${pooledRandomBytes(6).toString('hex')}.tmp`;
+  const tmp = tmpBeside(path);
   try {
     const bytes = await write(tmp);
     await rename(tmp, path);
