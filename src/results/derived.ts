@@ -320,7 +320,7 @@ export function meaningNotes(
   const notes: string[] = [];
   if (!records.length) return [];
   const states = stateCounts(records, meaning);
-  if (states?.total) notes.push(stateNote(states));
+  if (states?.total) notes.push(stateNote(states, reader));
   for (const c of meaning.costs ?? []) {
     const note = costNote(records, c);
     if (note) notes.push(note);
@@ -402,11 +402,16 @@ function countStates(records: readonly Rec[], segments: NonNullable<RecordMeanin
   return { total, byState };
 }
 
-/** "Segment states: 57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), waitlisted 1 (US 1)..." */
-export function stateNote(counts: StateCounts): string {
+/** "Segment states: 57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), waitlisted 1 (US 1)...",
+ *  then how to count travel: in query_report's terms for an answer, in a spreadsheet's for a file. */
+export function stateNote(counts: StateCounts, reader: 'answer' | 'file' = 'answer'): string {
   const notConfirmed = notConfirmedOf(counts);
   if (!notConfirmed) return `All ${plural(counts.total, 'segment')} are confirmed (SegmentState).`;
-  return `Segment states: ${notConfirmed}. Counts of travel take SegmentState eq confirmed.`;
+  const count =
+    reader === 'file'
+      ? 'To count travel, count only the segments whose SegmentState is confirmed.'
+      : 'Counts of travel take SegmentState eq confirmed.';
+  return `Segment states: ${notConfirmed}. ${count}`;
 }
 
 /** "57 of 60 segments confirmed; 3 not: cancelled 2 (HX 2), ...", or undefined when all are confirmed. */

@@ -383,6 +383,8 @@ describe('export_report says what the numbers in the file mean, counted over its
     expect(confirmed).toBeLessThan(rows.length);
     const state = out.notes.find((n) => n.startsWith('In the file: Segment states: '));
     expect(state).toContain(`${confirmed} of ${rows.length} segments confirmed; ${rows.length - confirmed} not:`);
+    // How to count travel, said for a spreadsheet (not query_report's `SegmentState eq confirmed`).
+    expect(state).toMatch(/\. To count travel, count only the segments whose SegmentState is confirmed\.$/);
     const rate = out.notes.find((n) => n.startsWith('In the file: RateAmount is a rate per night, not a cost'));
     expect(rate).toContain('spend is EstimatedCost, per EstimatedCostCurrency');
     expect(rate).toContain(`(${priced} stays priced`);
