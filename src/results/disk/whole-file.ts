@@ -6,8 +6,8 @@
  * are a system call each on the calling thread (a few tens of KB into the file system's cache).
  * On the bench's machine each operation through the pool took about 0.1 ms of the main thread,
  * and fs.promises.writeFile is three (open, write, close): a small result's copy made seven,
- * and nine writes of the page copy's pieces besides, 0.8 ms of the main thread a result in all.
- * The open stays on the pool: made synchronous it took 2.8 ms a call there.
+ * and nine writes of the page copy's pieces besides (0.38 ms of the main thread a result, of
+ * 0.8 for the whole copy). The open stays on the pool: made synchronous it took 2.8 ms there.
  */
 import { closeSync, futimesSync, open, writeSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
