@@ -63,11 +63,13 @@ export interface PageCopyInfo {
 export class PageCopy implements WireCopy {
   private fd: number | undefined;
   private readonly seal: ReturnType<typeof sealer>;
-  private readonly tmp: string;
+  private readonly folder: string;
+  /** The temporary file, named when it is opened (a copy written whole never is). */
+  private tmp = '';
   /** What was sealed before the file was open, and its bytes. */
   private pending: Buffer[] | undefined;
   private pendingBytes = 0;
-  /** Set once OPEN_AFTER bytes are sealed, or at finish. */
+  /** Set once OPEN_AFTER bytes are sealed (a smaller copy is written whole at finish). */
   private opened: Promise<void> | undefined;
   private bodies = 0;
   private accepted = 0;
@@ -76,7 +78,7 @@ export class PageCopy implements WireCopy {
   private removed: Promise<void> | undefined;
 
   constructor(folder: string, key: Buffer) {
-    this.tmp = join(folder, `pages-${pooledRandomBytes(6).toString('hex')}.tmp`);
+    this.folder = folder;
     this.seal = sealer(key, ROLE, MAGIC);
     this.pending = [this.seal.header];
   }
@@ -149,6 +151,7 @@ export class PageCopy implements WireCopy {
 
   /** Opens the temporary file; what was sealed before is written once it is open. */
   private open(): Promise<void> {
+    this.tmp = join(this.folder, `pages-${pooledRandomBytes(6).toString('hex')}.tmp`);
     return new Promise<void>((resolve) => {
       openFile(this.tmp, 'wx', 0o600, (err, fd) => {
         if (err) this.spoil();
