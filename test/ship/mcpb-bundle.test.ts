@@ -19,6 +19,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { SERVER_DIR } from '../../scripts/bundle-server.js';
 import { checkBundleZip } from '../../scripts/bundle-zip.js';
 import { checkStaged, packBundle, ROOT, readManifest } from '../../scripts/mcpb.js';
+import { airportRowsFromPackages } from '../../src/sql/airports-table.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 
 const run = promisify(execFile);
@@ -168,6 +169,38 @@ describe('npm run pack', () => {
       })) as CallToolResult;
       expect(sql.isError, JSON.stringify(sql.content)).toBeFalsy();
       expect((sql.structuredContent as { rows: unknown[] }).rows).toEqual([{ n: sc.fetchedRecords, engine: 1 }]);
+      // The airports table, carried as text read from its packages at build time, is the rows
+      // the packages give: counted, measured and three read whole.
+      const rows = await airportRowsFromPackages();
+      const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
+      const airports = (await client.callTool({
+        name: 'sql_query',
+        arguments: {
+          sql:
+            'SELECT COUNT(*) AS n, SUM(city IS NULL) AS noCity, SUM(length(name)) AS names, ' +
+            'SUM(length(time_zone)) AS zones, SUM(length(country)) AS countries FROM airports',
+        },
+      })) as CallToolResult;
+      expect(airports.isError, JSON.stringify(airports.content)).toBeFalsy();
+      expect((airports.structuredContent as { rows: unknown[] }).rows).toEqual([
+        {
+          n: rows.length,
+          noCity: sum((r) => (r[1] === null ? 1 : 0)),
+          names: sum((r) => r[4].length),
+          zones: sum((r) => r[3].length),
+          countries: sum((r) => r[2].length),
+        },
+      ]);
+      const some = rows.filter((r) => ['JFK', 'LHR'].includes(r[0]) || r === rows.find((x) => x[1] === null));
+      const read = (await client.callTool({
+        name: 'sql_query',
+        arguments: {
+          sql: `SELECT * FROM airports WHERE airport IN (${some.map((r) => `'${r[0]}'`).join(', ')}) ORDER BY airport`,
+        },
+      })) as CallToolResult;
+      expect((read.structuredContent as { rows: Record<string, unknown>[] }).rows.map((r) => Object.values(r))).toEqual(
+        some.map((r) => [...r]),
+      );
     } finally {
       const pid = transport.pid;
       await client.close();
