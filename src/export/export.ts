@@ -6,7 +6,7 @@
 import { findTransaction } from '../catalog/transactions.js';
 import type { RecordMeaning } from '../catalog/types.js';
 import { invalidInput, quote } from '../errors.js';
-import { meaningNotes } from '../results/derived.js';
+import { meaningNotes, notesRestOn } from '../results/derived.js';
 import { compilePath } from '../results/paths.js';
 import { fieldResolver, matchRecords, rowsOf } from '../results/query.js';
 import type { WhereClause } from '../results/query-schema.js';
@@ -97,11 +97,7 @@ function fileMeaning(
   const meaning = unnest === undefined ? declared : itemsMeaning(declared, unnest);
   if (!meaning) return [];
   const notes = meaningNotes(meaning, written, 'file').map((note) => `In the file: ${note}`);
-  const restsOn = [
-    ...(meaning.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
-    ...(meaning.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),
-  ];
-  const missing = restsOn.filter((c) => !columns.includes(c));
+  const missing = notesRestOn(meaning).filter((c) => !columns.includes(c));
   if (notes.length && missing.length) {
     const them = missing.length > 1 ? 'them' : 'it';
     notes.push(

@@ -360,6 +360,16 @@ export function meaningNotes(
   return notes;
 }
 
+/** The top-level fields meaningNotes' notes on whole records rest on: SegmentState for the
+ *  states, EstimatedCost and its currency for the costs (a reader without them cannot check
+ *  the notes). Fields of a list's items are not among them. */
+export function notesRestOn(meaning: RecordMeaning): string[] {
+  return [
+    ...(meaning.segments?.some((s) => s.list === undefined) ? ['SegmentState'] : []),
+    ...(meaning.costs?.some((c) => c.list === undefined) ? ['EstimatedCost', 'EstimatedCostCurrency'] : []),
+  ];
+}
+
 export interface StateCounts {
   total: number;
   /** State -> status code -> segments. */

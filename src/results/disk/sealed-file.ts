@@ -15,7 +15,7 @@
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -28,7 +28,7 @@ import {
   gunzipSync,
 } from 'node:zlib';
 import { pooledRandomBytes } from '../random-bytes.js';
-import { tmpBeside, writeWholeFile } from './whole-file.js';
+import { writeAtomically, writeWholeFile } from './whole-file.js';
 
 /** What the files written now begin with: their content is Brotli. */
 const MAGIC = Buffer.from('TRM2', 'latin1');
@@ -179,22 +179,6 @@ export function unseal(file: Buffer, key: Buffer, role: string, magic: Buffer): 
 /** The nonce of a file sealed behind `magic`. */
 export function nonceOf(file: Buffer, magic: Buffer): Buffer {
   return file.subarray(magic.length, magic.length + NONCE_BYTES);
-}
-
-/**
- * Writes `<path>.<random>.tmp` with `write` (which answers the bytes written), then renames it
- * to `path`, so a reader never sees half a file; the temporary file goes on failure.
- */
-async function writeAtomically(path: string, write: (tmp: string) => Promise<number>): Promise<number> {
-  const tmp = tmpBeside(path);
-  try {
-    const bytes = await write(tmp);
-    await rename(tmp, path);
-    return bytes;
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
 }
 
 /** A file's bytes as they come, into `tmp` (pipeline destroys both streams on an error). */
