@@ -12,6 +12,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
+import { PLACES_PACKAGE, placeRowsFromPackage, placeRowsText } from '../src/results/place-rows.js';
 import { AIRPORT_PACKAGES, airportRowsFromPackages, airportRowsText } from '../src/sql/airports-table.js';
 import { ROOT } from './root.js';
 
@@ -67,16 +68,20 @@ export const BUNDLE_OPTIONS = {
 
 /**
  * The server in `outdir`: index.mjs and its chunks. The SQL worker's source is embedded as a
- * string constant (src/sql/engine.ts starts it from there). The folder is emptied first:
- * chunk names change with their content.
+ * string constant (src/sql/engine.ts starts it from there). The places of airports are read
+ * from their package here and carried as text (src/results/place-rows.ts), in the chunk that
+ * reads them: the package's 1.45 MB of source stays out. The folder is emptied first: chunk
+ * names change with their content.
  */
 export async function bundleServer(outdir: string): Promise<void> {
-  const sqlWorker = await bundleSqlWorker();
+  const [sqlWorker, places] = await Promise.all([bundleSqlWorker(), placeRowsFromPackage()]);
   await rm(outdir, { recursive: true, force: true });
   await build({
     ...BUNDLE_OPTIONS,
     entryPoints: { index: path.join(ROOT, 'src', 'index.ts') },
     outdir,
-    define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker) },
+    define: { __SQL_WORKER_SOURCE__: JSON.stringify(sqlWorker), __PLACE_ROWS__: JSON.stringify(placeRowsText(places)) },
+    // Read only where __PLACE_ROWS__ is not defined, which it is here.
+    external: [PLACES_PACKAGE],
   });
 }

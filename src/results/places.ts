@@ -3,7 +3,8 @@
  * airport codes (JFK, LHR, NRT), hotels and the travellers_at place IATA city codes (NYC,
  * LON, TYO): a metropolitan city code groups its airports. The mapping comes from the
  * `iata-city-codes` package (MIT, the worldwide IATA airport list with its 286 multi-airport
- * cities), loaded on first use: about 1.2 MB of data that most calls never need.
+ * cities): every airport's place (results/place-rows.ts), loaded on first use, as most calls
+ * never need them.
  */
 
 export interface Place {
@@ -23,29 +24,25 @@ export interface Places {
 let loading: Promise<Places> | undefined;
 
 export function loadPlaces(): Promise<Places> {
-  loading ??= import('iata-city-codes').then(
-    (m) => {
-      const known = new Map<string, Place | undefined>();
-      return {
-        airport(code: unknown): Place | undefined {
-          if (typeof code !== 'string' || code.length !== 3) return undefined;
-          if (known.has(code)) return known.get(code);
-          const upper = code.toUpperCase();
-          const city = m.getCityForAirport(upper);
-          const airport = city?.airports.find((a) => a.iata === upper);
-          const place = city
-            ? { city: city.code, cityName: city.name, country: city.countryCode, airportName: airport?.name ?? '' }
-            : undefined;
-          known.set(code, place);
-          return place;
-        },
-      };
-    },
-    (err: unknown) => {
-      // A failed load is tried again at the next call rather than kept.
-      loading = undefined;
-      throw err;
-    },
-  );
+  loading ??= import('./place-rows.js')
+    .then((m) => m.placeRows())
+    .then(
+      (rows) => {
+        const byCode = new Map<string, Place>();
+        for (const [code, city, cityName, country, airportName] of rows)
+          byCode.set(code, { city, cityName, country, airportName });
+        return {
+          airport(code: unknown): Place | undefined {
+            if (typeof code !== 'string' || code.length !== 3) return undefined;
+            return byCode.get(code) ?? byCode.get(code.toUpperCase());
+          },
+        };
+      },
+      (err: unknown) => {
+        // A failed load is tried again at the next call rather than kept.
+        loading = undefined;
+        throw err;
+      },
+    );
   return loading;
 }

@@ -11,6 +11,8 @@
  * at its every start, the first sql_query's. Unbundled (tests, the tsc output), the worker
  * reads the packages on the first statement that names the table.
  */
+import { parseRows, rowsText } from '../results/reference-rows.js';
+
 export type AirportRow = [airport: string, city: string | null, country: string, timeZone: string, name: string];
 
 export const AIRPORTS_TABLE = 'airports';
@@ -50,29 +52,23 @@ export async function airportRowsFromPackages(): Promise<AirportRow[]> {
   return out.sort((x, y) => (x[0] < y[0] ? -1 : 1));
 }
 
-/** The rows as text: a line each, fields joined by tabs, no city as an empty field. Throws
- *  for a field holding a tab or a line break (none does: the build would say so). */
+/** The rows as text (results/reference-rows.ts), no city as an empty field. */
 export function airportRowsText(all: readonly AirportRow[]): string {
-  return all
-    .map((row) =>
-      row
-        .map((field) => {
-          if (field !== null && /[\t\n\r]/.test(field))
-            throw new Error(`airport field ${JSON.stringify(field)} holds a tab or a line break`);
-          return field ?? '';
-        })
-        .join('\t'),
-    )
-    .join('\n');
+  return rowsText(
+    all.map((row) => row.map((field) => field ?? '')),
+    'airport',
+  );
 }
 
 /** The rows airportRowsText wrote. */
 export function parseAirportRows(text: string): AirportRow[] {
-  if (text === '') return [];
-  return text.split('\n').map((line) => {
-    const [airport, city, country, timeZone, name] = line.split('\t');
-    return [airport, city === '' ? null : city, country, timeZone, name];
-  });
+  return parseRows(text).map(([airport, city, country, timeZone, name]) => [
+    airport,
+    city === '' ? null : city,
+    country,
+    timeZone,
+    name,
+  ]);
 }
 
 /** Whether a statement names the table (so it is built only for those that read it). */

@@ -19,6 +19,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { SERVER_DIR } from '../../scripts/bundle-server.js';
 import { checkBundleZip } from '../../scripts/bundle-zip.js';
 import { checkStaged, packBundle, ROOT, readManifest } from '../../scripts/mcpb.js';
+import { placeRowsFromPackage } from '../../src/results/place-rows.js';
 import { airportRowsFromPackages } from '../../src/sql/airports-table.js';
 import { CheckedClient } from '../helpers/checked-client.js';
 
@@ -201,6 +202,33 @@ describe('npm run pack', () => {
       expect((read.structuredContent as { rows: Record<string, unknown>[] }).rows.map((r) => Object.values(r))).toEqual(
         some.map((r) => [...r]),
       );
+      // The places of airports, carried as text read from their package at build time, give a
+      // flight's cities and countries as the package does: every airport of a demo air report.
+      const air = (await client.callTool({
+        name: 'air_segments_by_date',
+        arguments: { DateStart: 'today-30', DateEnd: 'today+30' },
+      })) as CallToolResult;
+      expect(air.isError, JSON.stringify(air.content)).toBeFalsy();
+      const airTable = (air.structuredContent as { table: string }).table;
+      const ends = (await client.callTool({
+        name: 'sql_query',
+        arguments: {
+          sql:
+            `SELECT BoardPoint AS airport, BoardCity AS city, BoardCountry AS country FROM ${airTable} ` +
+            `UNION SELECT OffPoint, OffCity, OffCountry FROM ${airTable} ORDER BY airport`,
+        },
+      })) as CallToolResult;
+      const places = new Map((await placeRowsFromPackage()).map((r) => [r[0], r]));
+      const seen = (ends.structuredContent as { rows: { airport: string; city: string; country: string }[] }).rows;
+      expect(seen.length).toBeGreaterThan(10);
+      for (const { airport, city, country } of seen) {
+        const place = places.get(airport);
+        expect([airport, city, country]).toEqual([airport, place?.[1] ?? null, place?.[3] ?? null]);
+      }
+      expect(seen.some((r) => r.city !== r.airport && places.has(r.airport))).toBe(true);
+      // The package's source is not in the server: only the rows read from it.
+      const serverFiles = (await filesUnder(unpacked)).filter((f) => f.startsWith(`server${path.sep}`));
+      for (const f of serverFiles) expect(readFileSync(path.join(unpacked, f), 'utf8')).not.toContain('{iata:"AAA"');
     } finally {
       const pid = transport.pid;
       await client.close();
