@@ -74,6 +74,9 @@ function writeAll(fd: number, bytes: Buffer): void {
  */
 export function csvCell(value: unknown): string {
   const text = cellText(value);
-  if (/^[=+\-@\t\r]/.test(text) && toNumber(text) === undefined) return `'${text}`;
+  if (FORMULA_START.test(text) && toNumber(text) === undefined) return `'${text}`;
   return text;
 }
+
+/** A module constant, as results/csv.ts's: a literal here made an object for every cell. */
+const FORMULA_START = /^[=+\-@\t\r]/;
