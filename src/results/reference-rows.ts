@@ -6,6 +6,8 @@
  * `airports` table (sql/airports-table.ts) are carried so.
  */
 
+const LINE_OR_FIELD_END = /[\t\n\r]/;
+
 /** The rows as text. Throws for a field holding a tab or a line break, which could not be
  *  read back (no reference row holds one: the build would say so); `what` names the data. */
 export function rowsText(rows: readonly (readonly string[])[], what: string): string {
@@ -13,7 +15,7 @@ export function rowsText(rows: readonly (readonly string[])[], what: string): st
     .map((row) =>
       row
         .map((field) => {
-          if (/[\t\n\r]/.test(field))
+          if (LINE_OR_FIELD_END.test(field))
             throw new Error(`${what} field ${JSON.stringify(field)} holds a tab or a line break`);
           return field;
         })
