@@ -3,8 +3,9 @@
  * `<path>.<random>.tmp`, then renamed to `path`, so a reader never sees half of one
  * (writeAtomically; sealed-file.ts streams a large result's records through it).
  *
- * A small file made in memory (writeWholeFile): only the open and the rename go through the thread pool; the write, the times and the close
- * are a system call each on the calling thread (a few tens of KB into the file system's cache).
+ * A small file made in memory (writeWholeFile): only the open and the rename go through the
+ * thread pool; the write, the times and the close are a system call each on the calling thread
+ * (a few tens of KB into the file system's cache).
  * On the bench's machine each operation through the pool took about 0.1 ms of the main thread,
  * and fs.promises.writeFile is three (open, write, close): a small result's copy made seven,
  * and nine writes of the page copy's pieces besides (0.38 ms of the main thread a result, of
